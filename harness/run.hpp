@@ -1,0 +1,38 @@
+#pragma once
+/// The harness as a library: main() and the tests call run().
+
+#include <mpi.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace pio::harness {
+
+/// What a run needs besides the config file.
+struct RunOptions {
+  std::string config_path;              ///< the site config (required)
+  std::vector<std::string> module_dirs; ///< searched first, then ModulePath, PIO_MODULE_PATH, install dir
+  std::string results_path;             ///< overrides ResultsFile ("" = config or default)
+  bool overwrite = false;               ///< allow TestFile to exist already (--overwrite)
+  bool keep_files = false;              ///< keep test files after the run (--keep-files)
+  std::vector<std::string> command_line; ///< recorded in the results
+  std::ostream *out = &std::cout;       ///< tables and progress (rank 0)
+  std::ostream *err = &std::cerr;       ///< errors and warnings
+};
+
+/// The exit code and the results document (complete on rank 0; ranks > 0 get the summary only).
+struct RunOutcome {
+  int exit_code = 0;      ///< 0 ok, 1 a test or module failed, 2 config or usage error
+  nlohmann::json results; ///< the results document written to the results file
+};
+
+/// Parses the config, loads the modules, runs every module block, reports. Collective on comm.
+RunOutcome run(const RunOptions &options, MPI_Comm comm = MPI_COMM_WORLD);
+
+/// Prints every module found in the search path, its tests' directives and help (--list-modules).
+int list_modules(const RunOptions &options, std::ostream &out);
+
+} // namespace pio::harness

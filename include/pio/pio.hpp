@@ -1,0 +1,10 @@
+#pragma once
+/// Everything a module author includes.
+#include "pio/context.hpp"
+#include "pio/directive.hpp"
+#include "pio/error.hpp"
+#include "pio/module.hpp"
+#include "pio/mpi_handles.hpp"
+#include "pio/stamp.hpp"
+#include "pio/test_spec.hpp"
+#include "pio/version.hpp"

@@ -1,0 +1,96 @@
+#include "mpi_test.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+namespace pio::test {
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+bool all_ranks(bool ok) {
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return all != 0;
+}
+
+TempDir::TempDir() {
+  char buf[4096] = {0};
+  if (rank() == 0) {
+    const char *base = std::getenv("PIO_TEST_TMPDIR");
+    std::string tmpl = std::string(base ? base : "/tmp") + "/pio-test-XXXXXX";
+    std::snprintf(buf, sizeof buf, "%s", tmpl.c_str());
+    if (!mkdtemp(buf))
+      buf[0] = '\0';
+  }
+  MPI_Bcast(buf, sizeof buf, MPI_CHAR, 0, MPI_COMM_WORLD);
+  path_ = buf;
+  if (path_.empty())
+    throw std::runtime_error("cannot create a scratch directory");
+}
+
+TempDir::~TempDir() {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank() == 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+}
+
+void write_text(const std::string &path, const std::string &text) {
+  if (rank() == 0) {
+    std::ofstream f(path);
+    f << text;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+std::vector<std::uint8_t> read_bytes(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw std::runtime_error("cannot open " + path);
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+bool exists(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string module_dir() { return PIO_TEST_MODULE_DIR; }
+
+Ran run_config(const TempDir &dir, const std::string &name, const std::string &config_text,
+               bool keep_files, bool overwrite) {
+  const std::string conf = dir.file(name + ".conf");
+  write_text(conf, config_text);
+  std::ostringstream out, err;
+  harness::RunOptions opt;
+  opt.config_path = conf;
+  opt.module_dirs = {module_dir()};
+  opt.results_path = dir.file(name + ".json");
+  opt.keep_files = keep_files;
+  opt.overwrite = overwrite;
+  opt.out = &out;
+  opt.err = &err;
+  auto outcome = harness::run(opt, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return Ran{outcome.exit_code, outcome.results, out.str(), err.str()};
+}
+
+} // namespace pio::test
