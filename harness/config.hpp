@@ -35,48 +35,50 @@ struct DirectiveLine {
 /// Global directives (Table 3.1 and our extensions, docs/configuration.md).
 struct GlobalConfig {
   std::string test_file = "pio-bench.testfile"; ///< TestFile
-  bool show_averages = false;       ///< ShowAverages
-  bool report_open_time = false;    ///< ReportOpenTime
-  bool report_close_time = false;   ///< ReportCloseTime
-  bool report_header_offset = false; ///< ReportHeaderOffset
-  bool sync_writes = false;         ///< SyncWrites
-  std::vector<std::string> module_paths; ///< ModulePath dir... (repeatable)
-  std::string results_file;         ///< ResultsFile path ("" = pio-results.json beside TestFile... see runner)
-  bool verify = false;              ///< Verify (default for blocks)
-  bool collective = false;          ///< Collective (default for blocks)
-  bool file_view = true;            ///< FileView (default for blocks)
-  bool overwrite = false;           ///< Overwrite: allow an existing TestFile to be replaced
-  bool keep_files = false;          ///< KeepFiles: do not delete test files
+  bool show_averages = false;                   ///< ShowAverages
+  bool report_open_time = false;                ///< ReportOpenTime
+  bool report_close_time = false;               ///< ReportCloseTime
+  bool report_header_offset = false;            ///< ReportHeaderOffset
+  bool sync_writes = false;                     ///< SyncWrites
+  std::vector<std::string> module_paths;        ///< ModulePath dir... (repeatable)
+  std::string
+      results_file;    ///< ResultsFile path ("" = pio-results.json beside TestFile... see runner)
+  bool verify = false; ///< Verify (default for blocks)
+  bool collective = false; ///< Collective (default for blocks)
+  bool file_view = true;   ///< FileView (default for blocks)
+  bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
+  bool keep_files = false; ///< KeepFiles: do not delete test files
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
 };
 
 /// One <ap_module> ... </ap_module> block.
 struct ModuleBlock {
-  std::string file;        ///< where the block opens
+  std::string file; ///< where the block opens
   int line = 0;
   std::string module_name; ///< ModuleName (required)
   int module_name_line = 0;
-  long reps = 1;           ///< ModuleReps (>= 1)
-  double settle_time = 0;  ///< ModuleSettleTime seconds (>= 0)
-  std::string test_file;   ///< TestFile override ("" = global)
-  bool verify = false;     ///< Verify (global default if absent)
-  bool collective = false; ///< Collective (global default if absent)
-  bool file_view = true;   ///< FileView (global default if absent)
-  bool sync_writes = false; ///< SyncWrites (global default if absent)
-  std::map<std::string, std::string> hints; ///< global hints overlaid by the block's Hint lines
+  long reps = 1;                                ///< ModuleReps (>= 1)
+  double settle_time = 0;                       ///< ModuleSettleTime seconds (>= 0)
+  std::string test_file;                        ///< TestFile override ("" = global)
+  bool verify = false;                          ///< Verify (global default if absent)
+  bool collective = false;                      ///< Collective (global default if absent)
+  bool file_view = true;                        ///< FileView (global default if absent)
+  bool sync_writes = false;                     ///< SyncWrites (global default if absent)
+  std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
   std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
 };
 
 /// The whole config.
 struct Config {
-  std::string path;                 ///< main config file
-  std::string text;                 ///< its text, as read (for the results document)
+  std::string path; ///< main config file
+  std::string text; ///< its text, as read (for the results document)
   GlobalConfig global;
   std::vector<ModuleBlock> modules; ///< in file order
 };
 
 /// Parses the config at path. Throws ConfigError (file:line, directive, what is accepted) on any
-/// error: unknown global directive, bad value, block without ModuleName, unclosed block, bad Include.
+/// error: unknown global directive, bad value, block without ModuleName, unclosed block, bad
+/// Include.
 Config parse_config(const std::string &path);
 
 /// Validates a block's module directives against what the module declares and fills in

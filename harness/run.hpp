@@ -13,14 +13,15 @@ namespace pio::harness {
 
 /// What a run needs besides the config file.
 struct RunOptions {
-  std::string config_path;              ///< the site config (required)
-  std::vector<std::string> module_dirs; ///< searched first, then ModulePath, PIO_MODULE_PATH, install dir
-  std::string results_path;             ///< overrides ResultsFile ("" = config or default)
-  bool overwrite = false;               ///< allow TestFile to exist already (--overwrite)
-  bool keep_files = false;              ///< keep test files after the run (--keep-files)
+  std::string config_path; ///< the site config (required)
+  std::vector<std::string>
+      module_dirs;          ///< searched first, then ModulePath, PIO_MODULE_PATH, install dir
+  std::string results_path; ///< overrides ResultsFile ("" = config or default)
+  bool overwrite = false;   ///< allow TestFile to exist already (--overwrite)
+  bool keep_files = false;  ///< keep test files after the run (--keep-files)
   std::vector<std::string> command_line; ///< recorded in the results
-  std::ostream *out = &std::cout;       ///< tables and progress (rank 0)
-  std::ostream *err = &std::cerr;       ///< errors and warnings
+  std::ostream *out = &std::cout;        ///< tables and progress (rank 0)
+  std::ostream *err = &std::cerr;        ///< errors and warnings
 };
 
 /// The exit code and the results document (complete on rank 0; ranks > 0 get the summary only).

@@ -31,14 +31,15 @@ struct ModuleContext {
 /// Per-test context (Tables A.2, A.4): valid from describe_test to cleanup_test of one repetition.
 struct TestContext {
   const ModuleContext *module = nullptr; ///< the module-wide context
-  TestSpec *spec = nullptr;   ///< this test; describe_test may fill in phases[k].work_units
-  int test_index = 0;         ///< index into the list init_module returned
-  int rep = 0;                ///< repetition (0 .. ModuleReps-1)
+  TestSpec *spec = nullptr;      ///< this test; describe_test may fill in phases[k].work_units
+  int test_index = 0;            ///< index into the list init_module returned
+  int rep = 0;                   ///< repetition (0 .. ModuleReps-1)
   MPI_Comm comm = MPI_COMM_NULL; ///< ranks taking part in this test
-  int rank = 0;               ///< rank in comm
-  int size = 1;               ///< size of comm
-  MPI_File file = MPI_FILE_NULL; ///< the open file (MPI_FILE_NULL for FileUse::None or in cleanup_test)
-  std::string file_path;      ///< path of this rank's file (per-process files differ by rank)
+  int rank = 0;                  ///< rank in comm
+  int size = 1;                  ///< size of comm
+  MPI_File file =
+      MPI_FILE_NULL;     ///< the open file (MPI_FILE_NULL for FileUse::None or in cleanup_test)
+  std::string file_path; ///< path of this rank's file (per-process files differ by rank)
 };
 
 /// Per-work-unit context (Table A.3).

@@ -27,10 +27,10 @@ enum class DirectiveType {
 
 /// A directive a module accepts inside its <ap_module> block.
 struct DirectiveSpec {
-  std::string name;          ///< as written in the config (matched case-insensitively)
-  DirectiveType type;        ///< value type
-  std::string default_value; ///< default, in config syntax ("" = no default: optional)
-  std::string help;          ///< one line for --list-modules and error messages
+  std::string name;                      ///< as written in the config (matched case-insensitively)
+  DirectiveType type;                    ///< value type
+  std::string default_value;             ///< default, in config syntax ("" = no default: optional)
+  std::string help;                      ///< one line for --list-modules and error messages
   std::vector<std::string> choices = {}; ///< for Text/Texts: the accepted values (empty = any)
 };
 

@@ -46,12 +46,12 @@ public:
 
 /// What a shared object says about one module it provides.
 struct ModuleInfo {
-  std::string name;    ///< config name, e.g. "simple_strided"
-  std::string title;   ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
-  std::string summary; ///< one line for --list-modules
-  std::string reference; ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
+  std::string name;       ///< config name, e.g. "simple_strided"
+  std::string title;      ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
+  std::string summary;    ///< one line for --list-modules
+  std::string reference;  ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
   bool needs_file = true; ///< false for communication kernels
-  std::vector<DirectiveSpec> directives; ///< what its <ap_module> block accepts
+  std::vector<DirectiveSpec> directives;           ///< what its <ap_module> block accepts
   std::function<std::unique_ptr<Module>()> create; ///< makes a fresh instance
 };
 
@@ -64,9 +64,9 @@ struct ModuleInfo {
 
 /// Exports the API version and a function returning the given ModuleInfo list. Use once per
 /// shared object, at namespace scope:  PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{...})
-#define PIO_EXPORT_MODULES(...)                                                                  \
-  extern "C" __attribute__((visibility("default"))) const int pio_api_version = pio::kApiVersion; \
-  extern "C" __attribute__((visibility("default"))) std::vector<pio::ModuleInfo> *pio_modules() { \
-    static std::vector<pio::ModuleInfo> modules = __VA_ARGS__;                                   \
-    return &modules;                                                                             \
+#define PIO_EXPORT_MODULES(...)                                                                    \
+  extern "C" __attribute__((visibility("default"))) const int pio_api_version = pio::kApiVersion;  \
+  extern "C" __attribute__((visibility("default"))) std::vector<pio::ModuleInfo> *pio_modules() {  \
+    static std::vector<pio::ModuleInfo> modules = __VA_ARGS__;                                     \
+    return &modules;                                                                               \
   }

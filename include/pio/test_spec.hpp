@@ -21,23 +21,26 @@ enum class FileUse {
 /// A run of work units timed as one series. Most tests have one phase; a test with several
 /// phases (b_eff_io's patterns within one open/close) reports each phase and their sum.
 struct Phase {
-  std::string label;             ///< e.g. "pattern 3"; empty for a single-phase test
-  std::int64_t work_units = 1;   ///< count-driven: number of work units (ignored if time_budget_s > 0)
-  double time_budget_s = 0;      ///< time-driven: run units until this many seconds have passed
+  std::string label; ///< e.g. "pattern 3"; empty for a single-phase test
+  std::int64_t work_units =
+      1;                    ///< count-driven: number of work units (ignored if time_budget_s > 0)
+  double time_budget_s = 0; ///< time-driven: run units until this many seconds have passed
   std::int64_t max_work_units = 0; ///< time-driven: upper bound on units (0 = none)
 };
 
 /// One test of a module. Fields the module leaves at their defaults mean "harness default".
 struct TestSpec {
-  std::string label;               ///< short human label, e.g. "64K"
-  std::int64_t buffer_size = 0;    ///< bytes per rank per work unit as reported ("transfer size")
-  std::int64_t header_offset = 0;  ///< bytes skipped at the start of the file (ReportHeaderOffset)
-  std::vector<Phase> phases = {Phase{}}; ///< at least one
-  FileUse file = FileUse::Shared;  ///< which file the harness opens
+  std::string label;              ///< short human label, e.g. "64K"
+  std::int64_t buffer_size = 0;   ///< bytes per rank per work unit as reported ("transfer size")
+  std::int64_t header_offset = 0; ///< bytes skipped at the start of the file (ReportHeaderOffset)
+  std::vector<Phase> phases = {Phase{}};       ///< at least one
+  FileUse file = FileUse::Shared;              ///< which file the harness opens
   int amode = MPI_MODE_RDWR | MPI_MODE_CREATE; ///< open mode (the harness adds nothing else)
-  std::map<std::string, std::string> hints; ///< MPI-IO hints this test asks for (config Hint lines override)
-  int procs = 0;                   ///< ranks taking part (first `procs` ranks); 0 = all
-  std::map<std::string, std::string> params; ///< every parameter that defines the test, for the results
+  std::map<std::string, std::string>
+      hints;     ///< MPI-IO hints this test asks for (config Hint lines override)
+  int procs = 0; ///< ranks taking part (first `procs` ranks); 0 = all
+  std::map<std::string, std::string>
+      params; ///< every parameter that defines the test, for the results
 };
 
 } // namespace pio

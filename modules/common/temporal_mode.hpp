@@ -10,7 +10,8 @@ namespace pio::patterns {
 /// Thesis §3.4.2: read once, write once, read-modify-write, re-read, re-write.
 enum class TemporalMode { Write, Read, ReadModifyWrite, ReRead, ReWrite };
 
-/// Parses "write", "read", "read-modify-write" (or "rmw"), "re-read", "re-write"; throws pio::Error.
+/// Parses "write", "read", "read-modify-write" (or "rmw"), "re-read", "re-write"; throws
+/// pio::Error.
 TemporalMode parse_temporal_mode(const std::string &text);
 /// The canonical name ("read-modify-write", ...).
 const char *temporal_mode_name(TemporalMode m);

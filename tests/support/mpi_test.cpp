@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +29,19 @@ bool all_ranks(bool ok) {
   int mine = ok ? 1 : 0, all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   return all != 0;
+}
+
+bool on_root(const std::function<bool()> &checks) {
+  bool ok = true;
+  if (rank() == 0) {
+    try {
+      ok = checks();
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "on_root: exception: %s\n", e.what());
+      ok = false;
+    }
+  }
+  return all_ranks(ok);
 }
 
 TempDir::TempDir() {

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ int size();
 /// True on every rank only if `ok` is true on every rank. REQUIRE(all_ranks(x)), never REQUIRE(x),
 /// so that one rank's failure fails all ranks instead of hanging them.
 bool all_ranks(bool ok);
+
+/// Runs checks() on rank 0 only (where the results document lives) and returns, on every rank,
+/// whether it returned true without throwing. Use CHECK inside and REQUIRE(on_root(...)) outside.
+bool on_root(const std::function<bool()> &checks);
 
 /// A scratch directory (same path on all ranks), removed with its contents on destruction.
 class TempDir {

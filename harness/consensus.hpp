@@ -1,0 +1,38 @@
+#pragma once
+/// Agreeing on failures across ranks, so that one rank's error reaches all ranks before the
+/// next collective step and no rank waits forever (DESIGN §7).
+
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+
+namespace pio::harness {
+
+/// A failure that all ranks agreed on: the lowest failing rank and its message.
+struct Failure {
+  int rank = 0;        ///< rank (in the agreeing communicator) whose message this is
+  std::string message; ///< what failed, where, and how to fix it
+};
+
+/// Collective over comm: every rank passes its local error ("" = none). Returns, on every rank,
+/// the failure of the lowest failing rank, or nothing if no rank failed. One MPI_Allreduce when
+/// nothing failed.
+std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error);
+
+/// Runs f(); returns "" if it returned, else "<step>: <what> (fix: <hint>)".
+template <class F> std::string capture(const std::string &step, F &&f);
+
+/// Formats the exception currently being handled as "<step>: <what> (fix: <hint>)".
+std::string describe_current_exception(const std::string &step);
+
+template <class F> std::string capture(const std::string &step, F &&f) {
+  try {
+    f();
+    return {};
+  } catch (...) {
+    return describe_current_exception(step);
+  }
+}
+
+} // namespace pio::harness

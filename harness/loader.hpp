@@ -1,0 +1,52 @@
+#pragma once
+/// Finds and loads module shared objects with Boost.DLL (DESIGN §3 interface hygiene).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "pio/module.hpp"
+
+namespace pio::harness {
+
+/// A loaded shared object and the modules it provides. Keeps the library loaded while any
+/// Instance made from it lives.
+struct LoadedLibrary {
+  std::string path;                                ///< the .so file
+  std::shared_ptr<boost::dll::shared_library> lib; ///< keeps the code mapped
+  std::vector<ModuleInfo> *modules = nullptr;      ///< owned by the library
+};
+
+/// A module object together with the library its code lives in; the object is destroyed
+/// first (members are destroyed in reverse order), so it never outlives its library.
+struct Instance {
+  std::shared_ptr<boost::dll::shared_library> lib; ///< declared first: destroyed last
+  std::unique_ptr<Module> module;                  ///< the object
+  const ModuleInfo *info = nullptr;                ///< its description (lives in lib)
+};
+
+/// Loads one module shared object: checks pio_api_version before calling anything, then calls
+/// pio_modules. Throws pio::Error naming the file and what is wrong (missing file, not a
+/// shared object, missing symbol, API version mismatch naming both versions).
+LoadedLibrary load_library(const std::string &path);
+
+/// Every module library in the search directories (files ending in .so), with the load error
+/// of each file that is not a usable module.
+struct Catalog {
+  std::vector<LoadedLibrary> libraries; ///< usable libraries, in search order
+  std::vector<std::string> problems;    ///< "path: what is wrong" per unusable file
+  /// Finds a module by name or title (case-insensitive); nullptr if none.
+  const ModuleInfo *find(const std::string &name, const LoadedLibrary **from = nullptr) const;
+  /// Every module name, for error messages.
+  std::vector<std::string> names() const;
+};
+
+/// Scans dirs in order; a module name found twice keeps the first.
+Catalog scan_modules(const std::vector<std::string> &dirs);
+
+/// Makes a fresh instance of a module from a library.
+Instance instantiate(const LoadedLibrary &lib, const ModuleInfo &info);
+
+} // namespace pio::harness

@@ -1,0 +1,54 @@
+// pio-harness: mpiexec -n N pio-harness -c site.conf
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+
+#include "config.hpp"
+#include "pio/version.hpp"
+#include "run.hpp"
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+  pio::harness::RunOptions opt;
+  bool list = false;
+  CLI::App app{"pio-bench: parallel I/O benchmark harness (run under mpiexec)", "pio-harness"};
+  app.add_option("-c,--config", opt.config_path,
+                 "site config file (apache style, see "
+                 "docs/configuration.md)");
+  app.add_option("-M,--module-path", opt.module_dirs,
+                 "directory to search for modules first (repeatable)");
+  app.add_option("-r,--results", opt.results_path, "results JSON file (overrides ResultsFile)");
+  app.add_flag("--overwrite", opt.overwrite, "allow an existing TestFile to be written");
+  app.add_flag("--keep-files", opt.keep_files, "keep the test files after the run");
+  app.add_flag("--list-modules", list, "list the modules found, their directives and help");
+  app.set_version_flag("--version", std::string("pio-bench ") + pio::kToolVersion);
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    for (int i = 0; i < argc; ++i)
+      opt.command_line.emplace_back(argv[i]);
+    if (list) {
+      code = rank == 0 ? pio::harness::list_modules(opt, std::cout) : 0;
+    } else if (opt.config_path.empty()) {
+      if (rank == 0)
+        std::cerr << "pio-harness: error: no config file given (fix: pio-harness -c site.conf; "
+                     "see --help)\n";
+      code = 2;
+    } else {
+      code = pio::harness::run(opt, MPI_COMM_WORLD).exit_code;
+    }
+  } catch (const CLI::ParseError &e) {
+    code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+    if (code != 0)
+      code = 2;
+  } catch (const pio::Error &e) {
+    if (rank == 0)
+      std::cerr << "pio-harness: error: " << e.what() << " (fix: " << e.hint() << ")\n";
+    code = 2;
+  }
+  MPI_Finalize();
+  return code;
+}

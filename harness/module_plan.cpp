@@ -1,0 +1,83 @@
+#include "module_plan.hpp"
+
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace pio::harness {
+
+std::vector<std::string> module_search_path(const std::vector<std::string> &explicit_dirs,
+                                            const Config &config) {
+  std::vector<std::string> dirs = explicit_dirs;
+  std::string base = ".";
+  const auto slash = config.path.find_last_of('/');
+  if (slash != std::string::npos)
+    base = config.path.substr(0, slash);
+  for (const auto &d : config.global.module_paths)
+    dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);
+  if (const char *env = std::getenv("PIO_MODULE_PATH")) {
+    std::stringstream s(env);
+    std::string d;
+    while (std::getline(s, d, ':'))
+      if (!d.empty())
+        dirs.push_back(d);
+  }
+  dirs.push_back(PIO_INSTALL_MODULE_DIR);
+  return dirs;
+}
+
+std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalog) {
+  std::vector<ModulePlan> plans;
+  for (const auto &block : config.modules) {
+    ModulePlan p;
+    p.block = &block;
+    ModuleBlock effective = block;
+    p.info = catalog.find(block.module_name, &p.library);
+    if (!p.info) {
+      // "Simple Strided (write)": a spatial pattern plus its temporal mode (thesis Table 3.3).
+      static const std::regex with_mode(R"(^\s*(.*\S)\s*\(\s*([^()]*\S)\s*\)\s*$)");
+      std::smatch m;
+      if (std::regex_match(block.module_name, m, with_mode)) {
+        p.info = catalog.find(m[1].str(), &p.library);
+        if (p.info) {
+          bool has_mode = false;
+          for (const auto &d : p.info->directives)
+            has_mode = has_mode || d.name == "Mode";
+          if (!has_mode)
+            throw ConfigError(block.file, block.module_name_line,
+                              "module " + p.info->name +
+                                  " has no temporal modes, but ModuleName \"" + block.module_name +
+                                  "\" asks for mode '" + m[2].str() + "'",
+                              "write ModuleName \"" + p.info->name + "\"");
+          for (const auto &d : block.module_directives)
+            if (d.name == "Mode")
+              throw ConfigError(d.file, d.line,
+                                "Mode is given twice: in ModuleName \"" + block.module_name +
+                                    "\" and here",
+                                "keep one of them");
+          effective.module_directives.insert(
+              effective.module_directives.begin(),
+              DirectiveLine{"Mode", {m[2].str()}, block.file, block.module_name_line});
+        }
+      }
+    }
+    if (!p.info) {
+      std::string names;
+      for (const auto &n : catalog.names())
+        names += (names.empty() ? "" : ", ") + n;
+      std::string problems;
+      for (const auto &pr : catalog.problems)
+        problems += "; " + pr;
+      throw ConfigError(block.file, block.module_name_line,
+                        "ModuleName \"" + block.module_name + "\": no such module (found: " +
+                            (names.empty() ? "none" : names) + ")" + problems,
+                        "use one of the names above (pio-harness --list-modules shows them), or "
+                        "add the module's directory with ModulePath / --module-path");
+    }
+    p.settings = validate_module_directives(effective, p.info->name, p.info->directives);
+    plans.push_back(std::move(p));
+  }
+  return plans;
+}
+
+} // namespace pio::harness

@@ -1,0 +1,9 @@
+// Test fixture: a shared object claiming a module API version this harness does not have.
+#include <vector>
+
+extern "C" __attribute__((visibility("default"))) const int pio_api_version = 999;
+extern "C" __attribute__((visibility("default"))) void *pio_modules() {
+  static int called = 0;
+  ++called; // must never be reached: the loader checks the version first
+  return nullptr;
+}

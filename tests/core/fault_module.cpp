@@ -1,0 +1,88 @@
+// Test-only module: throws (or aborts the process) in a chosen method on a chosen rank, so the
+// error consensus of DESIGN §7 can be tested in every one of the seven methods.
+#include <cstdlib>
+#include <string>
+
+#include "pio/pio.hpp"
+
+namespace {
+
+class Faults : public pio::Module {
+public:
+  std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override {
+    where_ = ctx.settings.text("FailIn");
+    fail_rank_ = ctx.settings.integer("FailRank");
+    fail_test_ = ctx.settings.integer("FailTest");
+    crash_ = ctx.settings.flag("Crash");
+    rank_ = ctx.rank;
+    maybe_fail("init_module", 0);
+    std::vector<pio::TestSpec> tests;
+    for (std::int64_t i = 0; i < ctx.settings.integer("Tests"); ++i) {
+      pio::TestSpec t;
+      t.label = "t" + std::to_string(i);
+      t.buffer_size = 8;
+      t.file = ctx.settings.flag("UseFile") ? pio::FileUse::Shared : pio::FileUse::None;
+      t.phases[0].work_units = 3;
+      tests.push_back(t);
+    }
+    return tests;
+  }
+  void describe_test(pio::TestContext &t) override {
+    test_ = t.test_index;
+    file_ = t.file;
+    maybe_fail("describe_test", test_);
+  }
+  void before_work_unit(pio::UnitContext &) override { maybe_fail("before_work_unit", test_); }
+  std::int64_t work_unit(pio::UnitContext &u) override {
+    maybe_fail("work_unit", test_);
+    if (file_ != MPI_FILE_NULL) {
+      const char data[8] = {'p', 'i', 'o', '-', 't', 'e', 's', 't'};
+      pio::mpi_check(MPI_File_write_at(file_, (u.unit * u.test->size + u.test->rank) * 8, data, 8,
+                                       MPI_BYTE, MPI_STATUS_IGNORE),
+                     "MPI_File_write_at");
+    }
+    return 8;
+  }
+  void after_work_unit(pio::UnitContext &) override { maybe_fail("after_work_unit", test_); }
+  void cleanup_test(pio::TestContext &t) override { maybe_fail("cleanup_test", t.test_index); }
+  void cleanup_module(const pio::ModuleContext &) override { maybe_fail("cleanup_module", 0); }
+
+private:
+  void maybe_fail(const char *method, std::int64_t test) {
+    if (where_ != method || rank_ != fail_rank_ ||
+        (test != fail_test_ && where_ != "init_module" && where_ != "cleanup_module"))
+      return;
+    if (crash_)
+      std::abort();
+    throw pio::Error(std::string("injected failure in ") + method + " on rank " +
+                         std::to_string(rank_),
+                     "this is the fault-injection test module");
+  }
+  std::string where_;
+  std::int64_t fail_rank_ = 0, fail_test_ = 0;
+  bool crash_ = false;
+  int rank_ = 0;
+  std::int64_t test_ = 0;
+  MPI_File file_ = MPI_FILE_NULL;
+};
+
+} // namespace
+
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
+    {"test_faults",
+     "",
+     "test only: fails in a chosen method on a chosen rank",
+     "tests/core",
+     true,
+     {{"FailIn",
+       pio::DirectiveType::Text,
+       "none",
+       "method that fails",
+       {"none", "init_module", "describe_test", "before_work_unit", "work_unit", "after_work_unit",
+        "cleanup_test", "cleanup_module"}},
+      {"FailRank", pio::DirectiveType::Integer, "0", "rank that fails"},
+      {"FailTest", pio::DirectiveType::Integer, "0", "test index that fails"},
+      {"Tests", pio::DirectiveType::Integer, "2", "number of tests"},
+      {"UseFile", pio::DirectiveType::Flag, "on", "open the test file"},
+      {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"}},
+     [] { return std::make_unique<Faults>(); }}})

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The real pio-harness under mpiexec: a crash in a later module keeps the earlier results and
+# the exit is non-zero; a config error exits 2 on every rank. Usage: MPIEXEC N HARNESS MODDIR
+set -u
+mpiexec=$1; n=$2; harness=$3; moddir=$4
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat > "$dir/crash.conf" <<CONF
+TestFile $dir/crash.dat
+ModulePath $moddir
+ResultsFile $dir/crash.json
+<ap_module>
+  ModuleName null
+  WorkUnits 2
+</ap_module>
+<ap_module>
+  ModuleName test_faults
+  FailIn work_unit
+  FailTest 1
+  FailRank 0
+  Crash on
+</ap_module>
+CONF
+"$mpiexec" -n "$n" "$harness" -c "$dir/crash.conf" > "$dir/out" 2>&1
+rc=$?
+[ "$rc" -ne 0 ] || fail "a crashing module must make the run exit non-zero"
+python3 - "$dir/crash.json" <<'PY' || fail "results of completed tests were not kept"
+import json, sys
+d = json.load(open(sys.argv[1]))
+null = d["modules"][0]
+assert null["module"] == "null" and null["tests"][0]["reps"], "null results lost"
+faults = d["modules"][1]
+assert faults["tests"][0]["reps"] and faults["tests"][0]["error"] is None, "test 0 results lost"
+assert d["status"] == "running", "the crash happened mid-run"
+PY
+
+printf 'TestFile %s/x\nNoSuchDirective 1\n' "$dir" > "$dir/bad.conf"
+"$mpiexec" -n "$n" "$harness" -c "$dir/bad.conf" > "$dir/out2" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "config error must exit 2 (got $rc)"
+grep -q "bad.conf:2" "$dir/out2" || fail "config error must name file:line: $(cat "$dir/out2")"
+echo "harness_process: 2 passed, 0 failed"

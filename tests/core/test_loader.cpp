@@ -1,0 +1,44 @@
+// The loader (Boost.DLL): a real module, a missing file, a wrong API version (refused before
+// anything else is called, naming both versions), a missing symbol; directory scans.
+#include <catch2/catch.hpp>
+
+#include "loader.hpp"
+#include "mpi_test.hpp"
+#include "pio/version.hpp"
+
+using Catch::Matchers::Contains;
+
+TEST_CASE("a real module loads and lists its modules", "[loader]") {
+  auto lib = pio::harness::load_library(pio::test::module_dir() + "/simple_strided.so");
+  REQUIRE(lib.modules->size() == 1);
+  CHECK(lib.modules->front().name == "simple_strided");
+  auto inst = pio::harness::instantiate(lib, lib.modules->front());
+  CHECK(inst.module != nullptr);
+  CHECK(inst.lib == lib.lib); // the instance keeps its library loaded
+}
+
+TEST_CASE("a missing module file is a clear error", "[loader]") {
+  CHECK_THROWS_WITH(pio::harness::load_library("/nonexistent/dir/x.so"),
+                    Contains("/nonexistent/dir/x.so") && Contains("does not exist"));
+}
+
+TEST_CASE("a wrong API version is refused naming both versions", "[loader]") {
+  const std::string path = std::string(PIO_BAD_MODULE_DIR) + "/bad_version.so";
+  CHECK_THROWS_WITH(pio::harness::load_library(path),
+                    Contains("module API version 999") &&
+                        Contains("module API version " + std::to_string(pio::kApiVersion)) &&
+                        Contains(path));
+}
+
+TEST_CASE("a shared object without the API symbol is not a module", "[loader]") {
+  CHECK_THROWS_WITH(pio::harness::load_library(std::string(PIO_BAD_MODULE_DIR) + "/no_symbol.so"),
+                    Contains("no pio_api_version symbol"));
+}
+
+TEST_CASE("a scan keeps good modules and reports bad files", "[loader]") {
+  auto cat = pio::harness::scan_modules({pio::test::module_dir(), PIO_BAD_MODULE_DIR});
+  CHECK(cat.find("simple_strided") != nullptr);
+  CHECK(cat.find("Simple Strided") != nullptr); // by title too
+  CHECK(cat.find("null") != nullptr);
+  CHECK(cat.problems.size() == 2);
+}

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Installs what pio-bench needs to build and test on Debian 12 (Debian packages only).
+set -e
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+  g++ cmake make pkg-config mpich libmpich-dev libdotconf-dev libboost-dev \
+  libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev python3 >/dev/null

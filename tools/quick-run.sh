@@ -1,0 +1,14 @@
+#!/bin/sh
+# Builds and installs pio-bench, then runs conf/quick.conf under mpiexec on a scratch directory
+# it creates, printing the table and where the JSON results went.
+set -e
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX="$ROOT/build/install" >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+cmake --install build >/dev/null
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/pio-quick-XXXXXX")
+cd "$SCRATCH"
+export HWLOC_COMPONENTS=-pci
+mpiexec -n "${NP:-4}" "$ROOT/build/install/bin/pio-harness" -c "$ROOT/conf/quick.conf"
+echo "scratch directory: $SCRATCH (JSON results: $SCRATCH/quick-results.json)"
