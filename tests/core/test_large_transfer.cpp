@@ -19,7 +19,8 @@ TEST_CASE("a single 2100 MiB write is verified and lands where it should", "[lar
   CHECK(ran.results["modules"][0]["tests"][0]["reps"][0]["bytes"] == bytes);
   std::ifstream f(dir.file("large.dat"), std::ios::binary | std::ios::ate);
   REQUIRE(static_cast<std::int64_t>(f.tellg()) == bytes);
-  for (std::int64_t o : {0LL, (1LL << 31) - 1, 1LL << 31, (1LL << 31) + 1, bytes - 1}) {
+  for (std::int64_t o :
+       std::vector<std::int64_t>{0, (1LL << 31) - 1, 1LL << 31, (1LL << 31) + 1, bytes - 1}) {
     f.seekg(o);
     char c = 0;
     f.read(&c, 1);

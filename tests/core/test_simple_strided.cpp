@@ -25,9 +25,12 @@ int owner(const Layout &l, std::int64_t o, int nprocs) {
   return r < nprocs ? static_cast<int>(r) : -1;
 }
 
-/// Checks the file image: length, zero gaps, and every owned byte = expected stamp.
+/// Checks the file image: length, every owned byte = expected stamp, a zero header, and zero
+/// gaps when holes_zero. (Written through a file view, ROMIO's data sieving and two-phase
+/// buffers may fill never-written holes inside the accessed extent: those bytes belong to no
+/// rank and are unspecified.)
 bool image_matches(const std::vector<std::uint8_t> &img, const Layout &l, int nprocs,
-                   int generation, unsigned char mask) {
+                   int generation, unsigned char mask, bool holes_zero) {
   const std::int64_t expect_len =
       l.header + l.units * l.strips_per_unit * l.stride - (l.stride - nprocs * l.strip);
   if (static_cast<std::int64_t>(img.size()) != expect_len) {
@@ -36,6 +39,8 @@ bool image_matches(const std::vector<std::uint8_t> &img, const Layout &l, int np
   }
   for (std::int64_t o = 0; o < expect_len; ++o) {
     const int r = owner(l, o, nprocs);
+    if (r < 0 && o >= l.header && !holes_zero)
+      continue;
     const unsigned expect = r < 0 ? 0u : (pio::stamp_byte(r, o, generation) ^ mask);
     if (img[static_cast<size_t>(o)] != expect) {
       FAIL_CHECK("byte " << o << " (owner " << r << ") is " << unsigned(img[size_t(o)])
@@ -76,7 +81,7 @@ TEST_CASE("simple strided writes the byte-exact layout of Fig. 3.5", "[simple_st
           REQUIRE(on_root([&] {
             const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
             CHECK(t.at("reps").at(0).at("bytes") == l.units * l.strip * l.strips_per_unit * n);
-            return image_matches(pio::test::read_bytes(dir.file("ss.dat")), l, n, 0, 0);
+            return image_matches(pio::test::read_bytes(dir.file("ss.dat")), l, n, 0, 0, !view);
           }));
         }
       }
@@ -107,8 +112,11 @@ TEST_CASE("simple strided runs and verifies in every temporal mode", "[simple_st
           CHECK(t.at("params").at("mode") == m.name);
           CHECK(t.at("reps").at(0).at("bytes") ==
                 m.bytes_factor * l.units * l.strip * l.strips_per_unit * n);
+          // Read-type modes write the data by explicit offsets first, so holes stay zero.
+          const bool holes_zero =
+              std::string(m.name) != "write" && std::string(m.name) != "re-write";
           return image_matches(pio::test::read_bytes(dir.file("ss.dat")), l, n, m.generation,
-                               m.mask);
+                               m.mask, holes_zero);
         }));
       }
     }
