@@ -1,0 +1,244 @@
+// The config (thesis §3.2.3, Tables 3.1-3.3; DESIGN §5): every directive, and every error path
+// naming file, line, the directive and what is accepted.
+#include <catch2/catch.hpp>
+
+#include "config.hpp"
+#include "mpi_test.hpp"
+
+using Catch::Matchers::Contains;
+using pio::harness::ConfigError;
+using pio::harness::parse_config;
+
+namespace {
+/// Writes text to dir/name and returns the path.
+std::string conf(const pio::test::TempDir &dir, const std::string &name, const std::string &text) {
+  pio::test::write_text(dir.file(name), text);
+  return dir.file(name);
+}
+
+/// Parses and returns the ConfigError's message (fails the test if parsing succeeds).
+std::string error_of(const std::string &path) {
+  try {
+    parse_config(path);
+  } catch (const ConfigError &e) {
+    return std::string(e.what()) + " | " + e.hint();
+  }
+  FAIL("expected a ConfigError for " << path);
+  return {};
+}
+} // namespace
+
+TEST_CASE("the thesis Table 3.3 example parses as printed", "[config]") {
+  const auto c = parse_config(PIO_SOURCE_DIR "/conf/thesis-example.conf");
+  CHECK(c.global.test_file == "/tmp/pio-bench-thesis-example.dat");
+  REQUIRE(c.modules.size() == 2);
+  CHECK(c.modules[0].module_name == "Simple Strided (write)");
+  CHECK(c.modules[0].reps == 100);
+  CHECK(c.modules[0].settle_time == 30);
+  CHECK(c.modules[1].module_name == "Nested Strided (re-write)");
+  CHECK(c.modules[1].reps == 50);
+  CHECK(c.modules[1].settle_time == 10);
+  CHECK(c.text.find("<ap_module>") != std::string::npos);
+}
+
+TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
+  pio::test::TempDir dir;
+  const auto c = parse_config(conf(dir, "g.conf",
+                                   "TestFile \"/a b/file\"\nShowAverages\nReportOpenTime on\n"
+                                   "ReportCloseTime yes\nReportHeaderOffset true\nSyncWrites 1\n"
+                                   "ModulePath /m1 rel\nResultsFile r.json\nVerify on\n"
+                                   "Collective on\nFileView off\nOverwrite on\nKeepFiles on\n"
+                                   "Hint cb_nodes 2\n"
+                                   "<ap_module>\n ModuleName x\n</ap_module>\n"));
+  const auto &g = c.global;
+  CHECK(g.test_file == "/a b/file");
+  CHECK(g.show_averages);
+  CHECK(g.report_open_time);
+  CHECK(g.report_close_time);
+  CHECK(g.report_header_offset);
+  CHECK(g.sync_writes);
+  CHECK(g.module_paths == std::vector<std::string>{"/m1", "rel"});
+  CHECK(g.results_file == "r.json");
+  CHECK(g.verify);
+  CHECK(g.collective);
+  CHECK(!g.file_view);
+  CHECK(g.overwrite);
+  CHECK(g.keep_files);
+  CHECK(g.hints.at("cb_nodes") == "2");
+}
+
+TEST_CASE("blocks take global defaults, override them, and keep their own directives", "[config]") {
+  pio::test::TempDir dir;
+  const auto c = parse_config(conf(dir, "b.conf",
+                                   "<ap_module>\n  ModuleName \"Simple Strided (write)\"\n"
+                                   "  ModuleReps 3\n  ModuleSettleTime 0.5\n  Collective off\n"
+                                   "  Hint cb_nodes 4\n  Hint romio_ds_write disable\n"
+                                   "  BufferSizes 64K 1M\n  TestFile /x/y\n</ap_module>\n"
+                                   "Collective on\nVerify on\nHint cb_nodes 2\nHint a b\n"));
+  REQUIRE(c.modules.size() == 1);
+  const auto &b = c.modules[0];
+  CHECK(b.file == dir.file("b.conf"));
+  CHECK(b.line == 1);
+  CHECK(b.module_name_line == 2);
+  CHECK(b.reps == 3);
+  CHECK(b.settle_time == 0.5);
+  CHECK(!b.collective); // the block's own value
+  CHECK(b.verify);      // the global value, though written after the block
+  CHECK(b.test_file == "/x/y");
+  CHECK(b.hints.at("cb_nodes") == "4");
+  CHECK(b.hints.at("romio_ds_write") == "disable");
+  CHECK(b.hints.at("a") == "b");
+  REQUIRE(b.module_directives.size() == 1);
+  CHECK(b.module_directives[0].name == "BufferSizes");
+  CHECK(b.module_directives[0].args == std::vector<std::string>{"64K", "1M"});
+  CHECK(b.module_directives[0].line == 8);
+}
+
+TEST_CASE("Include reads a file relative to the including file", "[config]") {
+  pio::test::TempDir dir;
+  conf(dir, "inc.conf", "ShowAverages on\n<ap_module>\nModuleName null\n</ap_module>\n");
+  const auto c = parse_config(conf(dir, "main.conf", "TestFile t\nInclude inc.conf\n"));
+  CHECK(c.global.show_averages);
+  REQUIRE(c.modules.size() == 1);
+  CHECK(c.modules[0].module_name == "null");
+  CHECK_THAT(c.modules[0].file, Contains("inc.conf"));
+}
+
+TEST_CASE("every config error names file, line, directive and what is accepted", "[config]") {
+  pio::test::TempDir dir;
+  SECTION("unknown global directive") {
+    const auto e = error_of(conf(dir, "e1.conf", "TestFile t\n\nTestFiel x\n"));
+    CHECK_THAT(e,
+               Contains("e1.conf:3") && Contains("TestFiel") && Contains("TestFile, ShowAverages"));
+  }
+  SECTION("bad flag value") {
+    const auto e = error_of(conf(dir, "e2.conf", "ShowAverages maybe\n"));
+    CHECK_THAT(e, Contains("e2.conf:1") && Contains("ShowAverages") && Contains("on or off"));
+  }
+  SECTION("bad ModuleReps") {
+    CHECK_THAT(
+        error_of(conf(dir, "e3.conf", "<ap_module>\nModuleName x\nModuleReps abc\n</ap_module>\n")),
+        Contains("e3.conf:3") && Contains("ModuleReps"));
+    CHECK_THAT(
+        error_of(conf(dir, "e4.conf", "<ap_module>\nModuleName x\nModuleReps 0\n</ap_module>\n")),
+        Contains("e4.conf:3") && Contains("at least 1"));
+  }
+  SECTION("negative settle time") {
+    CHECK_THAT(error_of(conf(dir, "e5.conf",
+                             "<ap_module>\nModuleName x\nModuleSettleTime -1\n</ap_module>\n")),
+               Contains("e5.conf:3") && Contains("ModuleSettleTime"));
+  }
+  SECTION("block without ModuleName") {
+    CHECK_THAT(
+        error_of(conf(dir, "e6.conf", "TestFile t\n<ap_module>\nModuleReps 2\n</ap_module>\n")),
+        Contains("e6.conf:2") && Contains("without ModuleName"));
+  }
+  SECTION("unclosed block") {
+    CHECK_THAT(error_of(conf(dir, "e7.conf", "<ap_module>\nModuleName x\n")),
+               Contains("e7.conf:1") && Contains("not closed") && Contains("</ap_module>"));
+  }
+  SECTION("close without open") {
+    CHECK_THAT(error_of(conf(dir, "e8.conf", "TestFile t\n</ap_module>\n")),
+               Contains("e8.conf:2") && Contains("without an open"));
+  }
+  SECTION("nested block") {
+    CHECK_THAT(error_of(conf(dir, "e9.conf", "<ap_module>\nModuleName x\n<ap_module>\n")),
+               Contains("e9.conf:3") && Contains("do not nest"));
+  }
+  SECTION("global directive inside a block") {
+    CHECK_THAT(error_of(conf(dir, "e10.conf",
+                             "<ap_module>\nModuleName x\nShowAverages on\n</ap_module>\n")),
+               Contains("e10.conf:3") && Contains("global directive"));
+  }
+  SECTION("Hint needs key and value") {
+    CHECK_THAT(error_of(conf(dir, "e11.conf", "Hint cb_nodes\n")),
+               Contains("e11.conf:1") && Contains("Hint") && Contains("<key> <value>"));
+  }
+  SECTION("missing config file") {
+    CHECK_THAT(error_of(dir.file("nope.conf")),
+               Contains("nope.conf") && Contains("does not exist"));
+  }
+  SECTION("Include of a missing file") {
+    CHECK_THAT(error_of(conf(dir, "e12.conf", "TestFile t\nInclude missing.conf\n")),
+               Contains("e12.conf:2") && Contains("missing.conf"));
+  }
+  SECTION("bare Include (which crashes Dotconf) is refused") {
+    CHECK_THAT(error_of(conf(dir, "e13.conf", "TestFile t\nInclude\n")),
+               Contains("e13.conf:2") && Contains("Include without a file name"));
+  }
+  SECTION("a bare Include inside an included file too") {
+    conf(dir, "bad-inc.conf", "ShowAverages on\nInclude\n");
+    CHECK_THAT(error_of(conf(dir, "e14.conf", "Include bad-inc.conf\n")),
+               Contains("bad-inc.conf:2"));
+  }
+}
+
+TEST_CASE("module directives are validated against what the module declares", "[config]") {
+  using pio::DirectiveType;
+  const std::vector<pio::DirectiveSpec> accepted = {
+      {"Mode", DirectiveType::Text, "write", "mode", {"write", "read"}},
+      {"BufferSizes", DirectiveType::Sizes, "64K", "sizes"},
+      {"WorkUnits", DirectiveType::Integer, "16", "units"},
+      {"Ratio", DirectiveType::Real, "", "a number"},
+      {"Fast", DirectiveType::Flag, "off", "a flag"},
+      {"Names", DirectiveType::Texts, "", "names"}};
+  pio::harness::ModuleBlock block;
+  block.file = "m.conf";
+  auto line = [](std::string name, std::vector<std::string> args, int n) {
+    return pio::harness::DirectiveLine{std::move(name), std::move(args), "m.conf", n};
+  };
+
+  SECTION("values, defaults, canonical names and choices") {
+    block.module_directives = {line("buffersizes", {"1K", "2M", "3G"}, 3),
+                               line("MODE", {"READ"}, 4), line("Fast", {}, 5),
+                               line("Ratio", {"2.5"}, 6)};
+    const auto s = pio::harness::validate_module_directives(block, "m", accepted);
+    CHECK(s.sizes("BufferSizes") == std::vector<std::int64_t>{1024, 2 << 20, 3LL << 30});
+    CHECK(s.text("Mode") == "read");
+    CHECK(s.flag("Fast"));
+    CHECK(s.real("Ratio") == 2.5);
+    CHECK(s.integer("WorkUnits") == 16); // default
+    CHECK(!s.has("Names"));              // no default, not given
+  }
+  SECTION("unknown directive lists what the module accepts") {
+    block.module_directives = {line("BufferSize", {"1K"}, 7)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "simple_strided", accepted),
+                      Contains("m.conf:7") && Contains("'BufferSize'") &&
+                          Contains("simple_strided") && Contains("BufferSizes, WorkUnits"));
+  }
+  SECTION("bad size, integer, real, choice and value count") {
+    block.module_directives = {line("BufferSizes", {"1K", "12Q"}, 8)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "m", accepted),
+                      Contains("m.conf:8") && Contains("12Q") && Contains("suffix"));
+    block.module_directives = {line("WorkUnits", {"ten"}, 9)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "m", accepted),
+                      Contains("m.conf:9") && Contains("not an integer"));
+    block.module_directives = {line("Ratio", {"x"}, 10)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "m", accepted),
+                      Contains("m.conf:10") && Contains("not a number"));
+    block.module_directives = {line("Mode", {"append"}, 11)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "m", accepted),
+                      Contains("m.conf:11") && Contains("write, read"));
+    block.module_directives = {line("WorkUnits", {"1", "2"}, 12)};
+    CHECK_THROWS_WITH(pio::harness::validate_module_directives(block, "m", accepted),
+                      Contains("m.conf:12") && Contains("one value"));
+  }
+  SECTION("a later line wins") {
+    block.module_directives = {line("WorkUnits", {"1"}, 3), line("WorkUnits", {"2"}, 4)};
+    CHECK(pio::harness::validate_module_directives(block, "m", accepted).integer("WorkUnits") == 2);
+  }
+}
+
+TEST_CASE("sizes accept K/M/G/T suffixes and reject nonsense", "[config]") {
+  CHECK(pio::parse_size("4096") == 4096);
+  CHECK(pio::parse_size("64K") == 65536);
+  CHECK(pio::parse_size("1m") == 1048576);
+  CHECK(pio::parse_size("2G") == 2147483648LL);
+  CHECK(pio::parse_size("1T") == 1099511627776LL);
+  CHECK(pio::parse_size("8KB") == 8192);
+  CHECK_THROWS_WITH(pio::parse_size("-1K"), Contains("negative"));
+  CHECK_THROWS_WITH(pio::parse_size("K"), Contains("not a size"));
+  CHECK_THROWS_WITH(pio::parse_size("99999999999T"), Contains("64 bits"));
+  CHECK(pio::format_size(65536) == "64K");
+  CHECK(pio::format_size(1000) == "1000");
+}
