@@ -155,64 +155,42 @@ struct PatternModule::Run {
     }
   }
 
-  /// The write of one unit: through the view (one call) or one call per extent.
-  void write(bool collective) {
-    if (use_view) {
-      const int count = bytes > 0 ? 1 : 0;
-      if (collective)
-        mpi_check(
-            MPI_File_write_at_all(file, 0, io_buffer(), count, memtype.get(), MPI_STATUS_IGNORE),
-            "MPI_File_write_at_all");
-      else if (count > 0)
-        mpi_check(MPI_File_write_at(file, 0, io_buffer(), count, memtype.get(), MPI_STATUS_IGNORE),
-                  "MPI_File_write_at");
-      return;
-    }
-    // Without a view memory is the contiguous stream (documented in docs/patterns.md).
-    const std::int64_t calls = collective ? max_pieces : static_cast<std::int64_t>(pieces.size());
-    for (std::int64_t i = 0; i < calls; ++i) {
-      const bool mine = i < static_cast<std::int64_t>(pieces.size());
-      const auto *p = mine ? &pieces[static_cast<size_t>(i)] : nullptr;
-      void *ptr = mine ? stream.data() + p->stream_pos : stream.data();
-      const MPI_Offset off = mine ? p->offset : 0;
-      if (collective)
-        mpi_check(MPI_File_write_at_all(file, off, ptr, mine ? 1 : 0,
-                                        mine ? p->type.get() : MPI_BYTE, MPI_STATUS_IGNORE),
-                  "MPI_File_write_at_all");
-      else
-        mpi_check(MPI_File_write_at(file, off, ptr, 1, p->type.get(), MPI_STATUS_IGNORE),
-                  "MPI_File_write_at");
-    }
+  /// One explicit-offset MPI-IO call: read or write, independent or collective.
+  void io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count, MPI_Datatype t) {
+    MPI_Status *st = MPI_STATUS_IGNORE;
+    if (write && collective)
+      mpi_check(MPI_File_write_at_all(file, off, ptr, count, t, st), "MPI_File_write_at_all");
+    else if (write)
+      mpi_check(MPI_File_write_at(file, off, ptr, count, t, st), "MPI_File_write_at");
+    else if (collective)
+      mpi_check(MPI_File_read_at_all(file, off, ptr, count, t, st), "MPI_File_read_at_all");
+    else
+      mpi_check(MPI_File_read_at(file, off, ptr, count, t, st), "MPI_File_read_at");
   }
 
-  /// The read of one unit, mirroring write().
-  void read(bool collective) {
+  /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
+  /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
+  /// makes max_pieces calls, empty ones where it has fewer pieces.
+  void transfer(bool write, bool collective) {
     if (use_view) {
       const int count = bytes > 0 ? 1 : 0;
-      if (collective)
-        mpi_check(
-            MPI_File_read_at_all(file, 0, io_buffer(), count, memtype.get(), MPI_STATUS_IGNORE),
-            "MPI_File_read_at_all");
-      else if (count > 0)
-        mpi_check(MPI_File_read_at(file, 0, io_buffer(), count, memtype.get(), MPI_STATUS_IGNORE),
-                  "MPI_File_read_at");
+      if (collective || count > 0)
+        io_at(write, collective, 0, io_buffer(), count, memtype.get());
       return;
     }
-    const std::int64_t calls = collective ? max_pieces : static_cast<std::int64_t>(pieces.size());
+    const auto mine = static_cast<std::int64_t>(pieces.size());
+    const std::int64_t calls = collective ? max_pieces : mine;
     for (std::int64_t i = 0; i < calls; ++i) {
-      const bool mine = i < static_cast<std::int64_t>(pieces.size());
-      const auto *p = mine ? &pieces[static_cast<size_t>(i)] : nullptr;
-      void *ptr = mine ? stream.data() + p->stream_pos : stream.data();
-      const MPI_Offset off = mine ? p->offset : 0;
-      if (collective)
-        mpi_check(MPI_File_read_at_all(file, off, ptr, mine ? 1 : 0,
-                                       mine ? p->type.get() : MPI_BYTE, MPI_STATUS_IGNORE),
-                  "MPI_File_read_at_all");
-      else
-        mpi_check(MPI_File_read_at(file, off, ptr, 1, p->type.get(), MPI_STATUS_IGNORE),
-                  "MPI_File_read_at");
+      if (i < mine) {
+        const Piece &p = pieces[static_cast<size_t>(i)];
+        io_at(write, collective, p.offset, stream.data() + p.stream_pos, 1, p.type.get());
+      } else {
+        io_at(write, collective, 0, stream.data(), 0, MPI_BYTE);
+      }
     }
   }
+  void write(bool collective) { transfer(true, collective); }
+  void read(bool collective) { transfer(false, collective); }
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
   void modify() {
