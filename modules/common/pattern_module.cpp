@@ -128,7 +128,8 @@ struct PatternModule::Run {
       bytes += e.length;
     stream.assign(static_cast<size_t>(bytes), 0);
     MemoryLayout mem = geometry->memory(rank, unit);
-    noncontiguous_memory = mem.type.get() != MPI_DATATYPE_NULL;
+    // Without a file view the I/O works on the contiguous stream, so memory is contiguous too.
+    noncontiguous_memory = use_view && mem.type.get() != MPI_DATATYPE_NULL;
     if (noncontiguous_memory) {
       buffer.assign(static_cast<size_t>(mem.buffer_bytes), 0);
       memtype = std::move(mem.type);

@@ -1,0 +1,146 @@
+// FLASH I/O kernel pattern: thesis §3.4.1 "Flash I/O Kernel", Fig. 3.11 (memory layout) and
+// Fig. 3.12 (disk layout); results §4.2.8, Fig. 4.8; terminology §5.1.
+//
+// "The spatial access pattern that the Flash code utilizes is non-contiguous in memory and
+// non-contiguous in file ... a sequence of 'memory blocks' where each memory block contains a
+// three dimensional cube of data. Inside this three dimensional cube, there are areas that need
+// to be accessed in file, and those that are skipped over ... referred to as 'guard cells.'"
+//
+// Memory (Fig. 3.11), as the FLASH-IO kernel's Fortran array unk(nvar, nx+2g, ny+2g, nz+2g,
+// blocks): the variable index varies fastest, then x, y, z (each with g guard cells on both
+// sides), then the block. Byte address of variable v of interior cell (x, y, z) of block b:
+//   ((((b*(NZ+2g) + z+g)*(NY+2g) + y+g)*(NX+2g) + x+g)*V + v)*E
+// The memory datatype selects the interior cells and skips the guards.
+//
+// File (Fig. 3.12), as the kernel's checkpoint: variable-major. For each variable, every block
+// of every rank (rank order, each rank's blocks contiguous), each block's interior cells with x
+// fastest. Rank r has n(r) = Blocks + (r mod BlockSpread) blocks (the kernel: 80 + r mod 3), so
+// its first block is P(r) = n(0) + ... + n(r-1) of T = P(size) blocks in all. With C = NX*NY*NZ
+// cells per block, checkpoint (work unit) u holds
+//   variable v of rank r:  offset H + u*V*T*C*E + (v*T + P(r))*C*E,  length n(r)*C*E
+//
+//   header | var 0: [r0 blocks][r1 blocks]...[rP-1 blocks] | var 1: [r0][r1]... | ... var V-1
+//
+// Both memory and file are non-contiguous; the stream order (v, b, z, y, x) is the same in
+// both. TestSpec.buffer_size is the transfer amount (§4.2.8 asks for the name: the bytes a rank
+// moves per work unit, interior cells only), the mean over ranks since n(r) varies; params
+// record the per-rank range and the block geometry (§5.1: disclose every runtime parameter).
+// Only the checkpoint is modelled, not the kernel's plot files.
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/flash_geometry.hpp"
+#include "common/pattern_module.hpp"
+#include "common/tile_dims.hpp"
+#include "pio/error.hpp"
+#include "pio/module.hpp"
+
+namespace pio::patterns {
+namespace {
+
+/// Throws unless value >= minimum: "<directive> must be at least <minimum>".
+void require_at_least(std::int64_t value, std::int64_t minimum, const std::string &directive) {
+  if (value < minimum)
+    throw Error(directive + " must be at least " + std::to_string(minimum) + " (got " +
+                    std::to_string(value) + ")",
+                "set " + directive + " to " + std::to_string(minimum) + " or more");
+}
+
+class FlashIo : public PatternModule {
+protected:
+  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
+    const auto &s = ctx.settings;
+    const std::int64_t units = s.integer("WorkUnits"), header = s.size("HeaderOffset");
+    const std::int64_t guard = s.integer("GuardCells"), vars = s.integer("Variables");
+    const std::int64_t element = s.size("ElementSize"), spread = s.integer("BlockSpread");
+    require_at_least(units, 1, "WorkUnits");
+    require_at_least(guard, 0, "GuardCells");
+    require_at_least(vars, 1, "Variables");
+    require_at_least(element, 1, "ElementSize");
+    require_at_least(spread, 0, "BlockSpread");
+    layouts_.clear();
+    std::vector<TestSpec> tests;
+    for (const auto &text : s.texts("BlockSizes"))
+      for (const std::int64_t blocks : s.integers("Blocks")) {
+        require_at_least(blocks, 1, "Blocks");
+        const auto cells = parse_dims(text, 3, "BlockSizes");
+        FlashLayout f;
+        f.nx = cells[0], f.ny = cells[1], f.nz = cells[2], f.guard = guard, f.vars = vars;
+        f.element = element, f.blocks = blocks, f.spread = spread, f.header = header;
+        f.ranks = ctx.size;
+        checked_int(f.total_blocks(), "total blocks");
+        std::int64_t total = 0, lo = f.transfer(0), hi = f.transfer(0);
+        for (int r = 0; r < ctx.size; ++r) {
+          total += f.transfer(r);
+          lo = std::min(lo, f.transfer(r));
+          hi = std::max(hi, f.transfer(r));
+        }
+        TestSpec t;
+        t.label = format_dims(cells) + " b" + std::to_string(blocks);
+        t.buffer_size = (total + ctx.size / 2) / ctx.size;
+        t.header_offset = header;
+        t.phases[0].work_units = units;
+        t.params = {
+            {"buffer_size_means",
+             "transfer amount: mean over ranks of the interior bytes one rank moves per work "
+             "unit (thesis §4.2.8, §5.1); memory holds guard cells too"},
+            {"transfer_amount_min", std::to_string(lo)},
+            {"transfer_amount_max", std::to_string(hi)},
+            {"transfer_amount_total", std::to_string(total)},
+            {"block_cells", format_dims(cells)},
+            {"guard_cells", std::to_string(guard)},
+            {"variables", std::to_string(vars)},
+            {"element_size", std::to_string(element)},
+            {"blocks",
+             std::to_string(blocks) + (spread > 1 ? " + rank mod " + std::to_string(spread) : "")},
+            {"total_blocks", std::to_string(f.total_blocks())},
+            {"memory_bytes_rank0", std::to_string(f.blocks_of(0) * f.memory_block_bytes())},
+            {"memory_layout", "unk(nvar, x, y, z, block), guard cells skipped"},
+            {"file_layout", "variable-major: var, global block, z, y, x"},
+            {"work_units", std::to_string(units)},
+            {"header_offset", std::to_string(header)}};
+        tests.push_back(std::move(t));
+        layouts_.push_back(f);
+      }
+    return tests;
+  }
+
+  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
+    return std::make_unique<FlashGeometry>(layouts_.at(static_cast<size_t>(test.test_index)));
+  }
+
+private:
+  std::vector<FlashLayout> layouts_;
+};
+
+std::vector<DirectiveSpec> directives() {
+  auto d = pattern_directives();
+  d.push_back({"BlockSizes", DirectiveType::Texts, "8x8x8",
+               "interior cells per block, NXBxNYBxNZB (or N for a cube); one test per entry"});
+  d.push_back({"Blocks", DirectiveType::Integers, "80",
+               "blocks of rank 0 (rank r: Blocks + r mod BlockSpread); one test per entry"});
+  d.push_back({"BlockSpread", DirectiveType::Integer, "3",
+               "rank r has Blocks + r mod BlockSpread blocks (0 or 1: all ranks equal)"});
+  d.push_back({"GuardCells", DirectiveType::Integer, "4",
+               "guard cells on each side of a block in memory (not written)"});
+  d.push_back({"Variables", DirectiveType::Integer, "24", "variables per cell (nvar)"});
+  d.push_back({"ElementSize", DirectiveType::Size, "8", "bytes per variable value (a double)"});
+  d.push_back({"WorkUnits", DirectiveType::Integer, "1",
+               "work units per test; unit u writes checkpoint u after the header"});
+  d.push_back({"HeaderOffset", DirectiveType::Size, "0", "bytes skipped at the start of the file"});
+  return d;
+}
+
+} // namespace
+} // namespace pio::patterns
+
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
+    {"flash_io", "Flash I/O",
+     "FLASH-IO checkpoint: guarded blocks in memory, written variable-major to a shared file",
+     "thesis §3.4.1, Figs. 3.11-3.12; §4.2.8, Fig. 4.8; §5.1", true, pio::patterns::directives(),
+     [] { return std::make_unique<pio::patterns::FlashIo>(); }}})

@@ -1,0 +1,108 @@
+#pragma once
+/// Who owns which file byte in the tiled, FLASH-IO and unstructured mesh patterns, computed here
+/// from the thesis definitions (§3.4.1, Figs. 3.10-3.12) as inverse maps offset -> rank, without
+/// the modules' geometry code, so that the tests compare two independent derivations.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pio/stamp.hpp"
+
+namespace pio::test {
+
+/// The owner of each file byte (-1: nobody, the byte must be zero) and the file's length.
+struct Image {
+  std::int64_t length = 0;                ///< expected file size
+  std::function<int(std::int64_t)> owner; ///< rank owning offset o, or -1
+};
+
+/// The byte the last access of `mode` leaves at offset o of a byte owned by `owner`: re-write
+/// leaves generation 1, read-modify-write generation 0 xor 0xA5 (common/temporal_mode.hpp
+/// kModifyMask), the others generation 0 (read and re-read see the prepared file).
+inline std::uint8_t final_byte(const std::string &mode, int owner, std::int64_t o) {
+  if (mode == "re-write")
+    return pio::stamp_byte(owner, o, 1);
+  if (mode == "read-modify-write")
+    return pio::stamp_byte(owner, o, 0) ^ 0xA5;
+  return pio::stamp_byte(owner, o, 0);
+}
+
+/// Tiled (Fig. 3.10), no overlap: `units` datasets of (tiles_x*tx) x (tiles_y*ty) elements of
+/// `e` bytes after `header`, row-major; rank r holds tile column r mod tiles_x, tile row r div
+/// tiles_x. Element (row, col) belongs to tile (col div tx, row div ty).
+inline Image tiled_image(std::int64_t header, std::int64_t units, std::int64_t tiles_x,
+                         std::int64_t tiles_y, std::int64_t tx, std::int64_t ty, std::int64_t e) {
+  const std::int64_t width = tiles_x * tx, dataset = width * tiles_y * ty * e;
+  auto owner = [=](std::int64_t o) {
+    if (o < header || o >= header + units * dataset)
+      return -1;
+    const std::int64_t element = (o - header) % dataset / e;
+    const std::int64_t row = element / width, col = element % width;
+    return static_cast<int>((row / ty) * tiles_x + col / tx);
+  };
+  return {header + units * dataset, owner};
+}
+
+/// FLASH-IO checkpoint (Fig. 3.12): `units` checkpoints after `header`; each holds, for every
+/// one of `vars` variables, the blocks of all ranks in rank order (rank r has blocks + r mod
+/// spread of them), each block `cells` interior cells of `e` bytes.
+inline Image flash_image(std::int64_t header, std::int64_t units, std::int64_t blocks,
+                         std::int64_t spread, std::int64_t cells, std::int64_t vars, std::int64_t e,
+                         int procs) {
+  std::vector<int> block_owner; // global block -> rank
+  for (int r = 0; r < procs; ++r)
+    for (std::int64_t b = 0; b < blocks + (spread > 1 ? r % spread : 0); ++b)
+      block_owner.push_back(r);
+  const std::int64_t block_bytes = cells * e;
+  const std::int64_t total = static_cast<std::int64_t>(block_owner.size());
+  const std::int64_t checkpoint = vars * total * block_bytes;
+  auto owner = [=](std::int64_t o) {
+    if (o < header || o >= header + units * checkpoint)
+      return -1;
+    const std::int64_t global_block = (o - header) / block_bytes % total;
+    return block_owner[static_cast<size_t>(global_block)];
+  };
+  return {header + units * checkpoint, owner};
+}
+
+/// Unstructured mesh (§3.4.1): `units` meshes of procs*n vertex records of (3+values)*8 bytes
+/// after `header`. Segmented: record i is vertex i, owned by i div n. Strided: rounds of one
+/// chunk per rank in rank order; chunks hold k vertices, except that when k does not divide n
+/// the last round's chunks hold n mod k.
+inline Image mesh_image(bool strided, std::int64_t header, std::int64_t units, std::int64_t n,
+                        std::int64_t values, std::int64_t k, int procs) {
+  const std::int64_t record = (3 + values) * 8, mesh = procs * n * record;
+  const std::int64_t full_rounds = n / k, tail = n % k;
+  auto owner = [=](std::int64_t o) {
+    if (o < header || o >= header + units * mesh)
+      return -1;
+    const std::int64_t i = (o - header) % mesh / record; // record index within the mesh
+    if (!strided)
+      return static_cast<int>(i / n);
+    if (i < full_rounds * procs * k)
+      return static_cast<int>(i % (procs * k) / k);
+    return static_cast<int>((i - full_rounds * procs * k) / tail);
+  };
+  return {header + units * mesh, owner};
+}
+
+/// Compares the file at `path` with the image after `mode`; returns "" or the first difference.
+inline std::string compare_image(const std::vector<std::uint8_t> &data, const std::string &path,
+                                 const Image &img, const std::string &mode) {
+  if (static_cast<std::int64_t>(data.size()) != img.length)
+    return path + ": length " + std::to_string(data.size()) + ", expected " +
+           std::to_string(img.length);
+  for (std::int64_t o = 0; o < img.length; ++o) {
+    const int who = img.owner(o);
+    const unsigned expect = who < 0 ? 0u : final_byte(mode, who, o);
+    const unsigned got = data[static_cast<size_t>(o)];
+    if (got != expect)
+      return path + ": offset " + std::to_string(o) + " (owner " + std::to_string(who) +
+             "): expected " + std::to_string(expect) + ", found " + std::to_string(got);
+  }
+  return "";
+}
+
+} // namespace pio::test
