@@ -43,6 +43,10 @@ public:
   /// The memory layout for `rank`'s `unit`. Default: contiguous, total extent length.
   /// FLASH-IO overrides it with a datatype that skips guard cells.
   virtual MemoryLayout memory(int rank, std::int64_t unit) const;
+  /// The rank whose stamps the bytes `rank` accesses in `unit` hold (default: `rank`). A
+  /// pattern in which several ranks access the same bytes of one shared file (sequential read)
+  /// names one rank: only it prepares those bytes and the others verify against its stamps.
+  virtual int data_rank(int rank, std::int64_t /*unit*/) const { return rank; }
   /// Payload bytes `rank` moves in `unit` (sum of extent lengths).
   std::int64_t unit_bytes(int rank, std::int64_t unit) const;
 };

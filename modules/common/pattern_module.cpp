@@ -37,6 +37,7 @@ struct PatternModule::Run {
   MPI_File file = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
+  int owner = 0; // data_rank of the current unit: whose stamps its bytes hold
   bool verify = false;
   bool use_view = true;
   std::int64_t units = 0;
@@ -56,7 +57,7 @@ struct PatternModule::Run {
   void stamp(int generation) {
     std::int64_t pos = 0;
     for (const auto &e : extents) {
-      stamp_fill(stream.data() + pos, e.length, rank, e.offset, generation);
+      stamp_fill(stream.data() + pos, e.length, owner, e.offset, generation);
       pos += e.length;
     }
     to_memory();
@@ -88,7 +89,7 @@ struct PatternModule::Run {
     std::int64_t pos = 0;
     for (const auto &e : extents) {
       for (std::int64_t i = 0; i < e.length; ++i) {
-        const unsigned expect = stamp_byte(rank, e.offset + i, generation) ^ mask;
+        const unsigned expect = stamp_byte(owner, e.offset + i, generation) ^ mask;
         const unsigned got = data[static_cast<size_t>(pos + i)];
         if (got != expect)
           throw Error("verification failed (" + std::string(what) + "): rank " +
@@ -123,6 +124,7 @@ struct PatternModule::Run {
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`.
   void prepare_unit(std::int64_t unit) {
     extents = geometry->extents(rank, unit);
+    owner = geometry->data_rank(rank, unit);
     bytes = 0;
     for (const auto &e : extents)
       bytes += e.length;
@@ -239,6 +241,8 @@ void PatternModule::describe_test(TestContext &test) {
   // files for read tests"); written untimed, generation 0, then synced for all ranks.
   if (needs_prepared_file(mode_)) {
     for (std::int64_t u = 0; u < r.units; ++u) {
+      if (r.geometry->data_rank(r.rank, u) != r.rank)
+        continue; // another rank prepares these bytes
       r.extents = r.geometry->extents(r.rank, u);
       r.bytes = 0;
       for (const auto &e : r.extents)

@@ -1,0 +1,182 @@
+// Random strided access pattern: thesis §3.4.1, Fig. 3.7 (results §4.2.4, Fig. 4.3).
+//
+// "Random strided is categorized by having each process access some non-zero number of bytes
+// in an ordered round robin fashion. Since each process is responsible for accessing a non-zero
+// number of bytes, the stripe size for each cycle varies. This results in a random stride
+// distance for each iteration of accesses."
+//
+// Geometry (P ranks, H = HeaderOffset, bounds [lo, hi] of one StripBounds entry):
+//   a work unit is one cycle. In cycle u rank r accesses len(u, r) bytes, drawn uniformly from
+//   [lo, hi] (lo >= 1) by a generator seeded with Seed, in the order u = 0, 1, ..., r = 0..P-1.
+//   The strips of a cycle follow each other in rank order (round robin) and each cycle's stripe
+//   follows the previous one:
+//     offset(u, r) = H + sum_{u' < u} sum_{r'} len(u', r') + sum_{r' < r} len(u, r').
+// Every rank computes every rank's strips from the seed in describe_test (before timing), so the
+// layout agrees without communication. The reported buffer size is the mean strip size over all
+// ranks and cycles (§4.2.4: "the points ... are plotted ... at the average buffer size").
+// The temporal modes (§3.4.2) and the I/O itself are the engine's (common/pattern_module).
+
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/pattern_module.hpp"
+#include "common/strided_geometry.hpp"
+#include "pio/error.hpp"
+#include "pio/module.hpp"
+
+namespace pio::patterns {
+namespace {
+
+/// splitmix64: a small generator whose output is the same on every platform and library
+/// (std::uniform_int_distribution is not), so all ranks and all builds agree on the layout.
+class SplitMix64 {
+public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  /// The next 64 random bits.
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  /// A value in [lo, hi] (the modulo bias is below 2^-40 for strips under 16 MiB).
+  std::int64_t between(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+
+private:
+  std::uint64_t state_;
+};
+
+/// Inclusive bounds of the random strip size of one test ("1K-2K").
+struct StripBounds {
+  std::int64_t lo = 0;
+  std::int64_t hi = 0;
+  std::string text;
+};
+
+StripBounds parse_bounds(const std::string &text) {
+  const std::string hint = "write StripBounds as size pairs lo-hi with 1 <= lo <= hi, e.g. "
+                           "StripBounds 1K-2K 2K-4K 4K-8K (thesis §4.2.4)";
+  const auto dash = text.find('-');
+  if (dash == std::string::npos || dash == 0 || dash + 1 == text.size())
+    throw Error("StripBounds entry '" + text + "' is not of the form lo-hi", hint);
+  StripBounds b;
+  b.text = text;
+  try {
+    b.lo = parse_size(text.substr(0, dash));
+    b.hi = parse_size(text.substr(dash + 1));
+  } catch (const Error &e) {
+    throw Error("StripBounds entry '" + text + "': " + e.what(), hint);
+  }
+  if (b.lo <= 0)
+    throw Error("StripBounds entry '" + text + "' allows empty strips",
+                "every process accesses a non-zero number of bytes per cycle; " + hint);
+  if (b.hi < b.lo)
+    throw Error("StripBounds entry '" + text + "' has its upper bound below its lower bound", hint);
+  return b;
+}
+
+/// Every rank's strip in every cycle, from the seed.
+class RandomLayout {
+public:
+  RandomLayout(std::uint64_t seed, const StripBounds &b, int ranks, std::int64_t cycles,
+               std::int64_t header)
+      : ranks_(ranks), offsets_(static_cast<size_t>(ranks * cycles)),
+        lengths_(static_cast<size_t>(ranks * cycles)) {
+    SplitMix64 rng(seed);
+    std::int64_t offset = header;
+    for (std::int64_t u = 0; u < cycles; ++u)
+      for (int r = 0; r < ranks; ++r) {
+        const size_t k = index(r, u);
+        lengths_[k] = rng.between(b.lo, b.hi);
+        offsets_[k] = offset;
+        offset += lengths_[k];
+        total_ += lengths_[k];
+      }
+  }
+  /// Rank r's strip in cycle u.
+  Extent strip(int r, std::int64_t u) const {
+    return {offsets_[index(r, u)], lengths_[index(r, u)]};
+  }
+  /// Mean strip size over all ranks and cycles.
+  double mean() const { return static_cast<double>(total_) / static_cast<double>(lengths_.size()); }
+
+private:
+  size_t index(int r, std::int64_t u) const { return static_cast<size_t>(u * ranks_ + r); }
+  int ranks_;
+  std::vector<std::int64_t> offsets_;
+  std::vector<std::int64_t> lengths_;
+  std::int64_t total_ = 0;
+};
+
+/// Thesis Fig. 3.7: one random strip per rank per cycle, round robin.
+class RandomStridedGeometry : public ContiguousUnitGeometry {
+public:
+  explicit RandomStridedGeometry(RandomLayout layout) : layout_(std::move(layout)) {}
+  Extent extent(int rank, std::int64_t unit) const override { return layout_.strip(rank, unit); }
+
+private:
+  RandomLayout layout_;
+};
+
+class RandomStrided : public PatternModule {
+protected:
+  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
+    basics_ = read_strided_basics(ctx.settings, false);
+    seed_ = static_cast<std::uint64_t>(ctx.settings.integer("Seed"));
+    bounds_.clear();
+    std::vector<TestSpec> tests;
+    for (const auto &text : ctx.settings.texts("StripBounds")) {
+      bounds_.push_back(parse_bounds(text));
+      const RandomLayout layout(seed_, bounds_.back(), ctx.size, basics_.work_units,
+                                basics_.header_offset);
+      const double mean = layout.mean();
+      TestSpec t = strided_spec(text, static_cast<std::int64_t>(mean + 0.5), basics_.header_offset,
+                                basics_.work_units);
+      std::ostringstream m;
+      m.precision(10);
+      m << mean;
+      t.params["strip_min"] = std::to_string(bounds_.back().lo);
+      t.params["strip_max"] = std::to_string(bounds_.back().hi);
+      t.params["mean_strip"] = m.str();
+      t.params["seed"] = std::to_string(ctx.settings.integer("Seed"));
+      tests.push_back(std::move(t));
+    }
+    return tests;
+  }
+
+  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
+    return std::make_unique<RandomStridedGeometry>(
+        RandomLayout(seed_, bounds_.at(static_cast<size_t>(test.test_index)), test.size,
+                     basics_.work_units, basics_.header_offset));
+  }
+
+private:
+  StridedBasics basics_;
+  std::uint64_t seed_ = 0;
+  std::vector<StripBounds> bounds_;
+};
+
+std::vector<DirectiveSpec> directives() {
+  auto d = pattern_directives();
+  d.push_back({"StripBounds", DirectiveType::Texts, "1K-2K 2K-4K 4K-8K 8K-16K 16K-32K 32K-64K",
+               "random strip size bounds lo-hi (inclusive, lo >= 1); one test per pair"});
+  d.push_back({"Seed", DirectiveType::Integer, "1",
+               "seed of the strip sizes; all ranks derive the same layout from it"});
+  for (auto &c : strided_common_directives("", "8"))
+    d.push_back(std::move(c));
+  return d;
+}
+
+} // namespace
+} // namespace pio::patterns
+
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
+    {"random_strided", "Random Strided",
+     "each rank accesses a random non-zero number of bytes per cycle, round robin in rank order",
+     "thesis §3.4.1, Fig. 3.7; §4.2.4, Fig. 4.3", true, pio::patterns::directives(),
+     [] { return std::make_unique<pio::patterns::RandomStrided>(); }}})
