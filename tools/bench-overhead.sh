@@ -23,7 +23,7 @@ best_bw() { # results.json module-index -> best repetition bandwidth (MiB/s)
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["modules"][int(sys.argv[2])]; print(max(r["bandwidth_MiBps"] for r in m["tests"][0]["reps"]))' "$1" "$2"
 }
 
-printf "%-10s %-6s %5s %12s %12s %8s\n" where mode ranks "pio MiB/s" "hand MiB/s" ratio
+printf "%-6s %-6s %5s %12s %12s %8s %16s\n" where mode ranks "pio MiB/s" "hand MiB/s" "pio/hand" "hand+Barrier MiB/s"
 for where in /dev/shm "$DISK"; do
   for n in $RANKS; do
     file=$where/pio-bench-overhead.$n
@@ -48,15 +48,18 @@ CONF
     mpiexec -n "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
     pio_w=$(best_bw "$WORK/r.json" 0)
     pio_r=$(best_bw "$WORK/r.json" 1)
-    hand_w=$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS")
-    hand_r=$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS")
+    hand_w=$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" allreduce)
+    hand_r=$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" allreduce)
+    bar_w=$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" barrier)
+    bar_r=$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" barrier)
     rm -f "$file"
     label=$([ "$where" = /dev/shm ] && echo shm || echo disk)
     for m in write read; do
       p=$([ $m = write ] && echo "$pio_w" || echo "$pio_r")
       h=$([ $m = write ] && echo "$hand_w" || echo "$hand_r")
-      printf "%-10s %-6s %5s %12.1f %12.1f %8.3f\n" "$label" $m "$n" "$p" "$h" \
-        "$(python3 -c "print($p/$h)")"
+      b=$([ $m = write ] && echo "$bar_w" || echo "$bar_r")
+      printf "%-6s %-6s %5s %12.1f %12.1f %8.3f %16.1f\n" "$label" $m "$n" "$p" "$h" \
+        "$(python3 -c "print($p/$h)")" "$b"
     done
   done
 done
@@ -74,6 +77,6 @@ TestFile $WORK/unused
 CONF
   mpiexec -n "$n" "$HARNESS" -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
   pio=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(min(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")
-  bar=$(mpiexec -n "$n" "$HAND" barriers /dev/null 1 2000 "$REPS")
+  bar=$(mpiexec -n "$n" "$HAND" barriers /dev/null 1 2000 "$REPS" allreduce)
   printf "%-6s %16.2f %16.2f %16.2f\n" "$n" "$pio" "$bar" "$(python3 -c "print($pio-$bar)")"
 done
