@@ -10,5 +10,7 @@ cmake --install build >/dev/null
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/pio-quick-XXXXXX")
 cd "$SCRATCH"
 export HWLOC_COMPONENTS=-pci
+# More ranks than cores: let MPICH's waiting ranks yield instead of busy-polling.
+[ "${NP:-4}" -le "$(nproc)" ] || export MPIR_CVAR_POLLS_BEFORE_YIELD=${MPIR_CVAR_POLLS_BEFORE_YIELD:-1}
 mpiexec -n "${NP:-4}" "$ROOT/build/install/bin/pio-harness" -c "$ROOT/conf/quick.conf"
 echo "scratch directory: $SCRATCH (JSON results: $SCRATCH/quick-results.json)"
