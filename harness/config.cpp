@@ -25,7 +25,8 @@ std::string lower(std::string s) {
 
 const char *const kGlobalDirectives =
     "TestFile, ShowAverages, ReportOpenTime, ReportCloseTime, ReportHeaderOffset, SyncWrites, "
-    "ModulePath, ResultsFile, Verify, Collective, FileView, Overwrite, KeepFiles, Hint, Include, "
+    "ModulePath, ResultsFile, Verify, Collective, FileView, Overwrite, KeepFiles, StepTimeout, "
+    "Hint, Include, "
     "<ap_module>";
 const char *const kBlockDirectives = "ModuleName, ModuleReps, ModuleSettleTime, TestFile, Verify, "
                                      "Collective, FileView, SyncWrites, Hint, </ap_module>";
@@ -109,7 +110,16 @@ struct ParseState {
       g.keep_files = flag(a);
     else if (n == "hint")
       hint(a, g.hints);
-    else if (n == "<ap_module>") {
+    else if (n == "steptimeout") {
+      const std::string v = text(a, "StepTimeout 600");
+      try {
+        g.step_timeout = parse_real(v);
+      } catch (const Error &e) {
+        fail("StepTimeout: " + std::string(e.what()), "write seconds, e.g. 600 (0 = off)");
+      }
+      if (g.step_timeout < 0)
+        fail("StepTimeout " + v + " is negative", "write seconds, 0 (off) or more");
+    } else if (n == "<ap_module>") {
       want_args(a, 0, "<ap_module>");
       open = RawBlock{};
       open->block.file = file;
@@ -171,7 +181,7 @@ struct ParseState {
       open.reset();
     } else if (n == "showaverages" || n == "reportopentime" || n == "reportclosetime" ||
                n == "reportheaderoffset" || n == "modulepath" || n == "resultsfile" ||
-               n == "overwrite" || n == "keepfiles")
+               n == "overwrite" || n == "keepfiles" || n == "steptimeout")
       fail(name + " is a global directive", "move it outside <ap_module> ... </ap_module>");
     else // the module's own directive, validated once the module is known
       b.block.module_directives.push_back(DirectiveLine{name, a, file, line});

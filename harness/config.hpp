@@ -48,6 +48,7 @@ struct GlobalConfig {
   bool file_view = true;   ///< FileView (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
   bool keep_files = false; ///< KeepFiles: do not delete test files
+  double step_timeout = 0; ///< StepTimeout: seconds without progress before a rank exits (0 = off)
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
 };
 

@@ -4,10 +4,12 @@
 #include <vector>
 
 #include "pio/error.hpp"
+#include "watchdog.hpp"
 
 namespace pio::harness {
 
 std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error) {
+  heartbeat("agreement");
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

@@ -17,6 +17,7 @@
 #include "stats.hpp"
 #include "test_files.hpp"
 #include "unit_loop.hpp"
+#include "watchdog.hpp"
 
 namespace pio::harness {
 
@@ -147,6 +148,7 @@ std::optional<Failure> run_test_reps(RunState &rs, Module &module, const ModuleC
       spec.file == FileUse::FilePerProcess || (spec.file == FileUse::Shared && trank == 0);
   std::optional<Failure> failure;
   const std::string where = "test " + std::to_string(index + 1) + " (" + spec.label + ")";
+  heartbeat_context("module " + mctx.module_name + ", " + where);
   for (long rep = 0; rep < block.reps && !failure; ++rep) {
     TestContext tc;
     tc.module = &mctx;
@@ -410,6 +412,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (auto f = agree(comm, err))
     return stop_before_io(options, rs.rank, *f);
 
+  Watchdog watchdog(config.global.step_timeout, rs.rank);
   TestFiles files(overwrite, keep);
   rs.files = &files;
   rs.table = {config.global.show_averages, config.global.report_open_time,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "watchdog.hpp"
+
 namespace pio::harness {
 
 std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double elapsed,
@@ -36,12 +38,14 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
   std::int64_t batch = 1, in_batch = 0;
   while (timed_budget || t.units < phase.work_units) {
     unit.unit = t.units;
+    heartbeat("before_work_unit");
     pending = capture("before_work_unit", [&] { module.before_work_unit(unit); });
 
     // B1: untimed; agreeing on errors is the barrier.
     if ((t.failure = agree(test.comm, pending)))
       return t;
 
+    heartbeat("work_unit");
     const double start = MPI_Wtime();
     std::string work_error;
     std::int64_t moved = 0;
@@ -65,6 +69,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
       return t;
     }
     // Agreed at once (untimed): the next before_work_unit may hold collective calls.
+    heartbeat("after_work_unit");
     pending = capture("after_work_unit", [&] { module.after_work_unit(unit); });
     if ((t.failure = agree(test.comm, pending)))
       return t;

@@ -48,7 +48,7 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
                                    "ReportCloseTime yes\nReportHeaderOffset true\nSyncWrites 1\n"
                                    "ModulePath /m1 rel\nResultsFile r.json\nVerify on\n"
                                    "Collective on\nFileView off\nOverwrite on\nKeepFiles on\n"
-                                   "Hint cb_nodes 2\n"
+                                   "Hint cb_nodes 2\nStepTimeout 600\n"
                                    "<ap_module>\n ModuleName x\n</ap_module>\n"));
   const auto &g = c.global;
   CHECK(g.test_file == "/a b/file");
@@ -65,6 +65,7 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
   CHECK(g.overwrite);
   CHECK(g.keep_files);
   CHECK(g.hints.at("cb_nodes") == "2");
+  CHECK(g.step_timeout == 600);
 }
 
 TEST_CASE("blocks take global defaults, override them, and keep their own directives", "[config]") {
@@ -149,6 +150,10 @@ TEST_CASE("every config error names file, line, directive and what is accepted",
     CHECK_THAT(error_of(conf(dir, "e10.conf",
                              "<ap_module>\nModuleName x\nShowAverages on\n</ap_module>\n")),
                Contains("e10.conf:3") && Contains("global directive"));
+  }
+  SECTION("negative StepTimeout") {
+    CHECK_THAT(error_of(conf(dir, "e15.conf", "StepTimeout -5\n")),
+               Contains("e15.conf:1") && Contains("StepTimeout"));
   }
   SECTION("Hint needs key and value") {
     CHECK_THAT(error_of(conf(dir, "e11.conf", "Hint cb_nodes\n")),

@@ -1,7 +1,9 @@
 // Test-only module: throws (or aborts the process) in a chosen method on a chosen rank, so the
 // error consensus of DESIGN §7 can be tested in every one of the seven methods.
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "pio/pio.hpp"
 
@@ -14,6 +16,7 @@ public:
     fail_rank_ = ctx.settings.integer("FailRank");
     fail_test_ = ctx.settings.integer("FailTest");
     crash_ = ctx.settings.flag("Crash");
+    hang_ = ctx.settings.flag("Hang");
     rank_ = ctx.rank;
     maybe_fail("init_module", 0);
     std::vector<pio::TestSpec> tests;
@@ -54,6 +57,8 @@ private:
       return;
     if (crash_)
       std::abort();
+    while (hang_) // a rank stuck for good: the others wait for it at the next collective
+      std::this_thread::sleep_for(std::chrono::seconds(1));
     throw pio::Error(std::string("injected failure in ") + method + " on rank " +
                          std::to_string(rank_),
                      "this is the fault-injection test module");
@@ -61,6 +66,7 @@ private:
   std::string where_;
   std::int64_t fail_rank_ = 0, fail_test_ = 0;
   bool crash_ = false;
+  bool hang_ = false;
   int rank_ = 0;
   std::int64_t test_ = 0;
   MPI_File file_ = MPI_FILE_NULL;
@@ -84,5 +90,6 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
       {"FailTest", pio::DirectiveType::Integer, "0", "test index that fails"},
       {"Tests", pio::DirectiveType::Integer, "2", "number of tests"},
       {"UseFile", pio::DirectiveType::Flag, "on", "open the test file"},
-      {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"}},
+      {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"},
+      {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"}},
      [] { return std::make_unique<Faults>(); }}})

@@ -40,4 +40,31 @@ printf 'TestFile %s/x\nNoSuchDirective 1\n' "$dir" > "$dir/bad.conf"
 rc=$?
 [ "$rc" -eq 2 ] || fail "config error must exit 2 (got $rc)"
 grep -q "bad.conf:2" "$dir/out2" || fail "config error must name file:line: $(cat "$dir/out2")"
-echo "harness_process: 2 passed, 0 failed"
+# StepTimeout: a rank stuck in a module must not leave the others waiting forever.
+cat > "$dir/hang.conf" <<CONF
+TestFile $dir/hang.dat
+ModulePath $moddir
+ResultsFile $dir/hang.json
+StepTimeout 2
+<ap_module>
+  ModuleName null
+  WorkUnits 2
+</ap_module>
+<ap_module>
+  ModuleName test_faults
+  FailIn work_unit
+  FailRank 0
+  Hang on
+</ap_module>
+CONF
+start=$(date +%s)
+"$mpiexec" -n "$n" "$harness" -c "$dir/hang.conf" > "$dir/out3" 2>&1
+rc=$?
+elapsed=$(( $(date +%s) - start ))
+[ "$rc" -ne 0 ] || fail "a hung rank must make the run exit non-zero"
+grep -q "made no progress for 2 s (StepTimeout) in module test_faults" "$dir/out3" ||
+  fail "the watchdog must say where the rank was stuck: $(cat "$dir/out3")"
+[ "$elapsed" -lt 60 ] || fail "the run took ${elapsed}s to end after a hang"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["modules"][0]["tests"][0]["reps"]' "$dir/hang.json" ||
+  fail "results measured before the hang were lost"
+echo "harness_process: 3 passed, 0 failed"
