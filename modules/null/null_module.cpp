@@ -24,8 +24,11 @@ public:
     t.label = "null";
     t.file = pio::FileUse::None;
     t.phases[0].work_units = ctx.settings.integer("WorkUnits");
+    t.phases[0].time_budget_s = ctx.settings.real("TimeBudget");
     if (t.phases[0].work_units < 1)
       throw pio::Error("WorkUnits must be at least 1", "set WorkUnits 1 or more");
+    if (t.phases[0].time_budget_s < 0)
+      throw pio::Error("TimeBudget must not be negative", "give seconds, or 0 for WorkUnits");
     t.params = {{"delay_ms", std::to_string(delay_ * 1000)},
                 {"delay_rank", std::to_string(delay_rank_)}};
     return {t};
@@ -53,5 +56,7 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
      false,
      {{"WorkUnits", pio::DirectiveType::Integer, "10", "work units per repetition"},
       {"DelayMs", pio::DirectiveType::Real, "0", "milliseconds each work unit sleeps"},
-      {"DelayRank", pio::DirectiveType::Integer, "-1", "rank that sleeps (-1 = every rank)"}},
+      {"DelayRank", pio::DirectiveType::Integer, "-1", "rank that sleeps (-1 = every rank)"},
+      {"TimeBudget", pio::DirectiveType::Real, "0",
+       "seconds: run units until spent (time-driven, b_eff_io §5.4); 0 = WorkUnits units"}},
      [] { return std::make_unique<NullModule>(); }}})

@@ -51,3 +51,23 @@ TEST_CASE("time-driven phases grow geometrically and stop at the budget", "[timi
   CHECK(next_batch(8, 15, 0.1, 1.0, 20) == 5);   // capped by max units
   CHECK(next_batch(8, 20, 0.1, 1.0, 20) == 0);
 }
+
+TEST_CASE("a time-driven phase runs until its budget is spent, all ranks alike", "[timing]") {
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(dir, "budget",
+                                         "TestFile " + dir.file("unused") +
+                                             "\n<ap_module>\nModuleName null\nDelayMs 10\n"
+                                             "TimeBudget 0.3\n</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(pio::test::on_root([&] {
+    const auto &rep = ran.results.at("modules").at(0).at("tests").at(0).at("reps").at(0);
+    const double agg = rep.at("aggregate_time_s");
+    const std::int64_t units = rep.at("units");
+    // The root stops only once its aggregate time reaches the budget; at >= 10 ms per unit the
+    // budget holds at most 30 units, and the geometric series (1, 2, 4, ...) ran several batches.
+    CHECK(agg >= 0.3);
+    CHECK(units > 3);
+    CHECK(units <= 30);
+    return agg >= 0.3 && units > 3 && units <= 30;
+  }));
+}

@@ -1,0 +1,88 @@
+// Verify catches a corrupted byte (issue 2): the engine prepares a file for a read, one byte of
+// it is changed behind the engine's back, and the read's verification names that offset.
+#include <catch2/catch.hpp>
+
+#include "common/byte_types.hpp"
+#include "common/pattern_module.hpp"
+#include "mpi_test.hpp"
+
+namespace {
+
+/// Rank r's unit u: 64 bytes at (u * P + r) * 64.
+class Blocks : public pio::patterns::Geometry {
+public:
+  explicit Blocks(int size) : size_(size) {}
+  std::vector<pio::patterns::Extent> extents(int rank, std::int64_t unit) const override {
+    return {{(unit * size_ + rank) * 64, 64}};
+  }
+
+private:
+  int size_;
+};
+
+class BlocksModule : public pio::patterns::PatternModule {
+  std::vector<pio::TestSpec> make_tests(const pio::ModuleContext &) override { return {}; }
+  std::unique_ptr<pio::patterns::Geometry> make_geometry(const pio::TestContext &t) override {
+    return std::make_unique<Blocks>(t.size);
+  }
+};
+
+} // namespace
+
+TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
+  pio::test::TempDir dir;
+  const std::string path = dir.file("corrupt.dat");
+  const int rank = pio::test::rank(), size = pio::test::size();
+  pio::ModuleContext mctx;
+  mctx.rank = rank;
+  mctx.size = size;
+  mctx.verify = true;
+  mctx.settings =
+      pio::Settings(std::map<std::string, std::vector<std::string>>{{"Mode", {"read"}}});
+  BlocksModule module;
+  module.init_module(mctx);
+  pio::TestSpec spec;
+  spec.phases[0].work_units = 2;
+  pio::File file(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, pio::Info());
+  pio::TestContext test;
+  test.module = &mctx;
+  test.spec = &spec;
+  test.comm = MPI_COMM_WORLD;
+  test.rank = rank;
+  test.size = size;
+  test.file = file.get();
+  module.describe_test(test); // writes the stamped data every rank will read
+
+  // Corrupt the last rank's second unit, 5 bytes in, from rank 0.
+  const std::int64_t bad = (1 * size + (size - 1)) * 64 + 5;
+  if (rank == 0) {
+    unsigned char c = 0;
+    MPI_File_read_at(file.get(), bad, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
+    c ^= 0x01;
+    MPI_File_write_at(file.get(), bad, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
+  }
+  MPI_File_sync(file.get());
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_sync(file.get());
+
+  std::string error;
+  for (std::int64_t u = 0; u < 2; ++u) {
+    pio::UnitContext unit;
+    unit.test = &test;
+    unit.unit = u;
+    unit.units = 2;
+    module.before_work_unit(unit);
+    module.work_unit(unit);
+    try {
+      module.after_work_unit(unit);
+    } catch (const pio::Error &e) {
+      error = e.what();
+    }
+  }
+  module.cleanup_test(test);
+  const bool mine = rank == size - 1;
+  // Only the reader of the corrupted byte fails, naming exactly that offset.
+  REQUIRE(pio::test::all_ranks(mine ? error.find("file offset " + std::to_string(bad) + ":") !=
+                                          std::string::npos
+                                    : error.empty()));
+}
