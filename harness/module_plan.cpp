@@ -1,6 +1,8 @@
 #include "module_plan.hpp"
 
 #include <cstdlib>
+
+#include <boost/dll/runtime_symbol_info.hpp>
 #include <regex>
 #include <sstream>
 
@@ -23,6 +25,17 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
         dirs.push_back(d);
   }
   dirs.push_back(PIO_INSTALL_MODULE_DIR);
+  // A relocated install: <prefix>/bin/pio-harness finds <prefix>/lib*/pio-bench/modules.
+  boost::dll::fs::error_code ec;
+  const auto exe = boost::dll::program_location(ec);
+  if (!ec) {
+    const auto prefix = exe.parent_path().parent_path();
+    for (const char *lib : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
+      const std::string d = (prefix / lib / "pio-bench" / "modules").string();
+      if (d != PIO_INSTALL_MODULE_DIR)
+        dirs.push_back(d);
+    }
+  }
   return dirs;
 }
 

@@ -16,4 +16,7 @@ size=$(stat -c %s my-segments.testfile)
 [ "$size" -eq $((2 * 4 * 65536)) ] || { echo "FAIL: file size $size"; exit 1; }
 grep -q '"module": "my_segments"' "$work/r.json" || { echo "FAIL: no results"; exit 1; }
 "$work/install/bin/pio-harness" --list-modules -M "$work/example/build" | grep -q my_segments
+# The relocated install finds its own modules next to its executable.
+"$work/install/bin/pio-harness" --list-modules | grep -q "^simple_strided .*$work/install/lib" ||
+  { echo "FAIL: relocated install does not find its modules"; exit 1; }
 echo "example_module: 1 passed, 0 failed"
