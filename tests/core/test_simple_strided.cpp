@@ -3,8 +3,11 @@
 // byte; and Verify catching misplaced data.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <string>
+
 #include "mpi_test.hpp"
-#include "pio/stamp.hpp"
+#include "pattern_checks.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;
@@ -25,30 +28,26 @@ int owner(const Layout &l, std::int64_t o, int nprocs) {
   return r < nprocs ? static_cast<int>(r) : -1;
 }
 
-/// Checks the file image: length, every owned byte = expected stamp, a zero header, and zero
-/// gaps when holes_zero. (Written through a file view, ROMIO's data sieving and two-phase
-/// buffers may fill never-written holes inside the accessed extent: those bytes belong to no
-/// rank and are unspecified.)
-bool image_matches(const std::vector<std::uint8_t> &img, const Layout &l, int nprocs,
-                   int generation, unsigned char mask, bool holes_zero) {
+/// The expected file image: the length the layout ends at, the ranks' strips, a zero header,
+/// and zero gaps when holes_zero. (Written through a file view, ROMIO's data sieving and
+/// two-phase buffers may fill never-written holes inside the accessed extent: those bytes belong
+/// to no rank and are unspecified.)
+pio::test::Image layout_image(const Layout &l, int nprocs, bool holes_zero) {
   const std::int64_t expect_len =
       l.header + l.units * l.strips_per_unit * l.stride - (l.stride - nprocs * l.strip);
-  if (static_cast<std::int64_t>(img.size()) != expect_len) {
-    FAIL_CHECK("file length " << img.size() << ", expected " << expect_len);
-    return false;
-  }
-  for (std::int64_t o = 0; o < expect_len; ++o) {
-    const int r = owner(l, o, nprocs);
-    if (r < 0 && o >= l.header && !holes_zero)
-      continue;
-    const unsigned expect = r < 0 ? 0u : (pio::stamp_byte(r, o, generation) ^ mask);
-    if (img[static_cast<size_t>(o)] != expect) {
-      FAIL_CHECK("byte " << o << " (owner " << r << ") is " << unsigned(img[size_t(o)])
-                         << ", expected " << expect);
-      return false;
-    }
-  }
-  return true;
+  return {expect_len, [=](std::int64_t o) {
+            const int r = owner(l, o, nprocs);
+            return r < 0 && o >= l.header && !holes_zero ? pio::test::kUnspecified : r;
+          }};
+}
+
+/// Checks the file ss.dat in dir byte for byte against the layout's image after `mode`.
+bool image_matches(const pio::test::TempDir &dir, const Layout &l, int nprocs,
+                   const std::string &mode, bool holes_zero) {
+  const std::string problem =
+      pio::test::compare_file(dir.file("ss.dat"), layout_image(l, nprocs, holes_zero), mode);
+  CHECK(problem == "");
+  return problem.empty();
 }
 
 std::string config(const pio::test::TempDir &dir, const std::string &mode, bool view,
@@ -81,7 +80,7 @@ TEST_CASE("simple strided writes the byte-exact layout of Fig. 3.5", "[simple_st
           REQUIRE(on_root([&] {
             const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
             CHECK(t.at("reps").at(0).at("bytes") == l.units * l.strip * l.strips_per_unit * n);
-            return image_matches(pio::test::read_bytes(dir.file("ss.dat")), l, n, 0, 0, !view);
+            return image_matches(dir, l, n, "write", !view);
           }));
         }
       }
@@ -90,33 +89,23 @@ TEST_CASE("simple strided writes the byte-exact layout of Fig. 3.5", "[simple_st
 TEST_CASE("simple strided runs and verifies in every temporal mode", "[simple_strided]") {
   const int n = pio::test::size();
   const Layout l{64, 256, 256 * n + 64, 2, 2};
-  struct Mode {
-    const char *name;
-    int generation;
-    unsigned char mask;
-    int bytes_factor;
-  } modes[] = {{"write", 0, 0, 1},
-               {"read", 0, 0, 1},
-               {"read-modify-write", 0, 0xA5, 2},
-               {"re-read", 0, 0, 1},
-               {"re-write", 1, 0, 1}};
-  for (const auto &m : modes)
+  for (const auto &mode : pio::test::temporal_modes())
     for (bool collective : {false, true}) {
-      DYNAMIC_SECTION(m.name << " collective " << collective) {
+      DYNAMIC_SECTION(mode << " collective " << collective) {
         pio::test::TempDir dir;
         const auto ran =
-            pio::test::run_config(dir, "modes", config(dir, m.name, true, collective, l));
+            pio::test::run_config(dir, "modes", config(dir, mode, true, collective, l));
         REQUIRE(all_ranks(ran.exit_code == 0));
         REQUIRE(on_root([&] {
           const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
-          CHECK(t.at("params").at("mode") == m.name);
+          CHECK(t.at("params").at("mode") == mode);
+          // read-modify-write reads and writes every byte.
+          const int bytes_factor = mode == "read-modify-write" ? 2 : 1;
           CHECK(t.at("reps").at(0).at("bytes") ==
-                m.bytes_factor * l.units * l.strip * l.strips_per_unit * n);
+                bytes_factor * l.units * l.strip * l.strips_per_unit * n);
           // Read-type modes write the data by explicit offsets first, so holes stay zero.
-          const bool holes_zero =
-              std::string(m.name) != "write" && std::string(m.name) != "re-write";
-          return image_matches(pio::test::read_bytes(dir.file("ss.dat")), l, n, m.generation,
-                               m.mask, holes_zero);
+          const bool holes_zero = mode != "write" && mode != "re-write";
+          return image_matches(dir, l, n, mode, holes_zero);
         }));
       }
     }

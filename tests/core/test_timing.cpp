@@ -25,10 +25,11 @@ TEST_CASE("a delay on one rank shows in aggregate time and rank max, not rank mi
       const double agg = rep["aggregate_time_s"];
       const double rmin = rep["rank_time_s"]["min"];
       const double rmax = rep["rank_time_s"]["max"];
-      // 3 units x 50 ms of sleep on the slow rank: both the aggregate and the slow rank's own
-      // time include it (sleep never returns early).
-      ok = ok && agg >= 0.15 && rmax >= 0.15 && rmax <= agg + 1e-9;
-      CHECK(agg >= 0.15);
+      // 3 units x 50 ms of sleep on the slow rank. Its own time includes all of it (sleep never
+      // returns early). The root's aggregate includes it too, less the time by which the root
+      // left B1 after the slow rank did: a few ms at most, even with 4 ranks on 2 cores.
+      ok = ok && agg >= 0.12 && rmax >= 0.15;
+      CHECK(agg >= 0.12);
       CHECK(rmax >= 0.15);
       if (pio::test::size() > 1) {
         // The other ranks did nothing: their own time excludes the slow rank's sleep.

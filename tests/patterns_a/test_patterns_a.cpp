@@ -10,57 +10,15 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "mpi_test.hpp"
-#include "pio/stamp.hpp"
+#include "pattern_checks.hpp"
 
-using pio::test::all_ranks;
-using pio::test::rank;
-using pio::test::size;
+using namespace pio::test; // the suites' shared checks and MPI test helpers
 
 namespace {
-
-const char *const kModes[] = {"write", "read", "read-modify-write", "re-read", "re-write"};
-
-/// The owner of each file byte (-1: nobody, the byte must be zero) and the file's length.
-struct Image {
-  std::int64_t length = 0;
-  std::function<int(std::int64_t)> owner;
-};
-
-/// The byte the last access of `mode` leaves at offset o of a byte owned by `owner`.
-std::uint8_t final_byte(const std::string &mode, int owner, std::int64_t o) {
-  if (mode == "re-write")
-    return pio::stamp_byte(owner, o, 1);
-  if (mode == "read-modify-write")
-    return pio::stamp_byte(owner, o, 0) ^ 0xA5; // common/temporal_mode.hpp kModifyMask
-  return pio::stamp_byte(owner, o, 0);          // write; read and re-read see prepared data
-}
-
-/// Compares a file with the image; returns "" or the first difference.
-std::string compare(const std::string &path, const Image &img, const std::string &mode) {
-  std::vector<std::uint8_t> data;
-  try {
-    data = pio::test::read_bytes(path);
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-  if (static_cast<std::int64_t>(data.size()) != img.length)
-    return path + ": length " + std::to_string(data.size()) + ", expected " +
-           std::to_string(img.length);
-  for (std::int64_t o = 0; o < img.length; ++o) {
-    const int who = img.owner(o);
-    const unsigned expect = who < 0 ? 0u : final_byte(mode, who, o);
-    if (data[static_cast<size_t>(o)] != expect)
-      return path + ": offset " + std::to_string(o) + " (owner " + std::to_string(who) +
-             "): expected " + std::to_string(expect) + ", found " +
-             std::to_string(data[static_cast<size_t>(o)]);
-  }
-  return "";
-}
 
 /// The length of a file whose bytes at or beyond `bound` are unowned: one past the last owned.
 std::int64_t length_of(const std::function<int(std::int64_t)> &owner, std::int64_t bound) {
@@ -68,99 +26,6 @@ std::int64_t length_of(const std::function<int(std::int64_t)> &owner, std::int64
     --bound;
   return bound;
 }
-
-/// "" when every module and test in the results has no error and every test ran its reps.
-std::string result_errors(const nlohmann::json &results) {
-  if (!results.is_object() || !results.contains("modules"))
-    return "no results document";
-  for (const auto &m : results["modules"]) {
-    if (!m["error"].is_null())
-      return "module error: " + m["error"].dump();
-    if (m["tests"].empty())
-      return "module " + m.value("module_name", std::string()) + " ran no tests";
-    for (const auto &t : m["tests"]) {
-      if (!t["error"].is_null())
-        return "test error: " + t["error"].dump();
-      if (t["reps"].empty())
-        return "test without reps";
-    }
-  }
-  return "";
-}
-
-/// One block of a config: its module, mode, I/O flavour and own directives.
-struct Block {
-  std::string module;
-  std::string mode;
-  bool collective = false;
-  bool view = true;
-  std::string directives;
-  std::string file; ///< TestFile of the block
-};
-
-std::string config_text(const pio::test::TempDir &dir, const std::vector<Block> &blocks) {
-  std::ostringstream c;
-  c << "TestFile \"" << dir.file("unused") << "\"\nVerify on\nKeepFiles on\n";
-  for (const auto &b : blocks)
-    c << "<ap_module>\n  ModuleName \"" << b.module << "\"\n  TestFile \"" << b.file
-      << "\"\n  Mode " << b.mode << "\n  Collective " << (b.collective ? "on" : "off")
-      << "\n  FileView " << (b.view ? "on" : "off") << "\n"
-      << b.directives << "</ap_module>\n";
-  return c.str();
-}
-
-/// Runs `module` in every temporal mode x {independent, collective} x {view, no view}, then
-/// checks the results and every file image. image(file_rank) gives the expected image of the
-/// shared file (file_rank -1) or of rank r's own file (file_rank r) for a mode.
-void run_all_modes(const std::string &module, const std::string &directives,
-                   const std::function<bool(const std::string &mode)> &per_process,
-                   const std::function<Image(const std::string &mode, int file_rank)> &image,
-                   const std::vector<std::string> &modes = {std::begin(kModes), std::end(kModes)}) {
-  pio::test::TempDir dir;
-  std::vector<Block> blocks;
-  for (const auto &mode : modes)
-    for (int collective = 0; collective < 2; ++collective)
-      for (int view = 0; view < 2; ++view) {
-        Block b{module, mode, collective != 0, view != 0, directives, ""};
-        b.file = dir.file(module + "-" + mode + (b.collective ? "-coll" : "-ind") +
-                          (b.view ? "-view" : "-noview"));
-        blocks.push_back(b);
-      }
-  const auto ran = pio::test::run_config(dir, module, config_text(dir, blocks), true);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    for (const auto &b : blocks) {
-      if (!problem.empty())
-        break;
-      if (per_process(b.mode)) {
-        for (int r = 0; r < size() && problem.empty(); ++r)
-          problem = compare(b.file + "." + std::to_string(r), image(b.mode, r), b.mode);
-      } else {
-        problem = compare(b.file, image(b.mode, -1), b.mode);
-      }
-    }
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
-}
-
-/// Runs a one-block config that must fail with a message containing `needle` (rank 0 reports
-/// errors on its stderr and in the results document).
-void expect_failure(const std::string &module, const std::string &directives,
-                    const std::string &needle) {
-  pio::test::TempDir dir;
-  Block b{module, "write", false, true, directives, dir.file("bad")};
-  const auto ran = pio::test::run_config(dir, "bad", config_text(dir, {b}), false);
-  const std::string text = ran.err + (ran.results.is_null() ? std::string() : ran.results.dump());
-  INFO(directives << "\nexpected an error containing: " << needle << "\ngot: " << text);
-  REQUIRE(all_ranks(ran.exit_code != 0));
-  REQUIRE(all_ranks(rank() != 0 || text.find(needle) != std::string::npos));
-}
-
-bool never(const std::string &) { return false; }
 
 // --- nested strided (Fig. 3.6): inverse map offset -> (tile, row, column) -> rank ----------------
 
@@ -240,31 +105,19 @@ TEST_CASE("nested strided: every temporal mode, image byte-exact", "[patterns_a]
                         "  OuterStride 5K\n  WorkUnits 2\n  HeaderOffset 100\n"
                         "  Hint romio_ds_write disable\n";
   const Image img = nested_image(100, 1024, 4, 2, 1024, 5 * 1024, 2);
-  run_all_modes("nested_strided", d, never, [&](const std::string &, int) { return img; });
+  run_all_modes("nested_strided", d, img);
 }
 
 TEST_CASE("nested strided: dense defaults and the thesis title", "[patterns_a][nested]") {
-  pio::test::TempDir dir;
-  Block b{"Nested Strided (re-write)",
-          "re-write",
-          true,
-          true,
-          "  BufferSizes 768\n  InnerCount 3\n  OuterCount 2\n  WorkUnits 3\n",
-          dir.file("dense")};
+  TempDir dir;
+  const std::string d = "  BufferSizes 768\n  InnerCount 3\n  OuterCount 2\n  WorkUnits 3\n";
+  Block b{"Nested Strided (re-write)", "re-write", true, true, d, dir.file("dense")};
   // "Title (mode)" selects the mode: drop the Mode line the helper writes.
   std::string text = config_text(dir, {b});
   text.erase(text.find("  Mode re-write\n"), 16);
-  const auto ran = pio::test::run_config(dir, "dense", text, true);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    if (problem.empty())
-      problem = compare(dir.file("dense"), nested_image(0, 768, 3, 2, 0, 0, 3), "re-write");
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+  run_and_check(dir, "dense", text, [&](const nlohmann::json &) {
+    return compare_file(dir.file("dense"), nested_image(0, 768, 3, 2, 0, 0, 3), "re-write");
+  });
 }
 
 TEST_CASE("nested strided: bad directives are clear errors", "[patterns_a][nested]") {
@@ -287,38 +140,33 @@ TEST_CASE("random strided: every temporal mode, image byte-exact", "[patterns_a]
   run_all_modes("random_strided",
                 "  StripBounds 100-300\n  Seed 7\n  WorkUnits 3\n"
                 "  HeaderOffset 64\n",
-                never, [&](const std::string &, int) { return img; });
+                img);
 }
 
 TEST_CASE("random strided: seed and mean strip size are reported", "[patterns_a][random]") {
-  pio::test::TempDir dir;
-  Block b{"random_strided",
-          "write",
-          false,
-          true,
-          "  StripBounds 1K-2K 2K-4K\n  Seed 42\n  WorkUnits 4\n",
-          dir.file("rs")};
-  const auto ran = pio::test::run_config(dir, "rs", config_text(dir, {b}), false);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    const auto &tests = ran.results["modules"][0]["tests"];
-    const std::int64_t bounds[2][2] = {{1024, 2048}, {2048, 4096}};
-    for (int k = 0; k < 2 && problem.empty(); ++k) {
-      double mean = 0;
-      random_owners(42, bounds[k][0], bounds[k][1], 0, 4, &mean);
-      const auto &t = tests[static_cast<size_t>(k)];
-      if (t["params"].value("seed", std::string()) != "42")
-        problem = "seed not recorded: " + t["params"].dump();
-      else if (t["buffer_size"].get<std::int64_t>() != static_cast<std::int64_t>(mean + 0.5))
-        problem = "buffer_size " + t["buffer_size"].dump() + ", mean strip " + std::to_string(mean);
-      else if (std::abs(std::stod(t["params"].value("mean_strip", std::string("0"))) - mean) > 1e-6)
-        problem = "mean_strip " + t["params"].dump() + ", expected " + std::to_string(mean);
-    }
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+  TempDir dir;
+  const std::string d = "  StripBounds 1K-2K 2K-4K\n  Seed 42\n  WorkUnits 4\n";
+  Block b{"random_strided", "write", false, true, d, dir.file("rs")};
+  run_and_check(
+      dir, "rs", config_text(dir, {b}),
+      [&](const nlohmann::json &results) {
+        const auto &tests = results["modules"][0]["tests"];
+        const std::int64_t bounds[2][2] = {{1024, 2048}, {2048, 4096}};
+        for (int k = 0; k < 2; ++k) {
+          double mean = 0;
+          random_owners(42, bounds[k][0], bounds[k][1], 0, 4, &mean);
+          const auto &t = tests[static_cast<size_t>(k)];
+          if (t["params"].value("seed", std::string()) != "42")
+            return "seed not recorded: " + t["params"].dump();
+          if (t["buffer_size"].get<std::int64_t>() != static_cast<std::int64_t>(mean + 0.5))
+            return "buffer_size " + t["buffer_size"].dump() + ", mean strip " +
+                   std::to_string(mean);
+          if (std::abs(std::stod(t["params"].value("mean_strip", std::string("0"))) - mean) > 1e-6)
+            return "mean_strip " + t["params"].dump() + ", expected " + std::to_string(mean);
+        }
+        return std::string();
+      },
+      false);
 }
 
 TEST_CASE("random strided: bad directives are clear errors", "[patterns_a][random]") {
@@ -356,27 +204,22 @@ TEST_CASE("sequential: read modes share one file", "[patterns_a][sequential]") {
 }
 
 TEST_CASE("sequential: FileSize sets the number of requests", "[patterns_a][sequential]") {
-  pio::test::TempDir dir;
-  Block b{"sequential",   "write", false, false, "  BufferSizes 512 1K\n  FileSize 4K\n",
-          dir.file("seq")};
-  const auto ran = pio::test::run_config(dir, "seq", config_text(dir, {b}), true);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    const auto &tests = ran.results["modules"][0]["tests"];
-    if (problem.empty() && (tests[0]["params"].value("work_units", "") != "8" ||
-                            tests[1]["params"].value("work_units", "") != "4" ||
-                            tests[0]["file_use"] != tests[1]["file_use"]))
-      problem = "unexpected tests: " + tests.dump();
+  TempDir dir;
+  const std::string d = "  BufferSizes 512 1K\n  FileSize 4K\n";
+  Block b{"sequential", "write", false, false, d, dir.file("seq")};
+  run_and_check(dir, "seq", config_text(dir, {b}), [&](const nlohmann::json &results) {
+    const auto &tests = results["modules"][0]["tests"];
+    if (tests[0]["params"].value("work_units", "") != "8" ||
+        tests[1]["params"].value("work_units", "") != "4" ||
+        tests[0]["file_use"] != tests[1]["file_use"])
+      return "unexpected tests: " + tests.dump();
     // The last test (1K x 4) leaves each rank's file 4K of its own stamps.
+    std::string problem;
     for (int r = 0; r < size() && problem.empty(); ++r)
-      problem = compare(dir.file("seq") + "." + std::to_string(r),
-                        Image{4096, [r](std::int64_t) { return r; }}, "write");
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+      problem = compare_file(dir.file("seq") + "." + std::to_string(r),
+                             Image{4096, [r](std::int64_t) { return r; }}, "write");
+    return problem;
+  });
 }
 
 TEST_CASE("sequential: bad directives are clear errors", "[patterns_a][sequential]") {
@@ -391,29 +234,19 @@ TEST_CASE("segmented: every temporal mode, image byte-exact", "[patterns_a][segm
   run_all_modes("segmented",
                 "  BufferSizes 512\n  WorkUnits 3\n  HeaderOffset 10\n"
                 "  Assignment reverse\n",
-                never, [&](const std::string &, int) { return img; });
+                img);
 }
 
 TEST_CASE("segmented: rank and rotate assignments", "[patterns_a][segmented]") {
   for (const char *assignment : {"rank", "rotate"}) {
-    pio::test::TempDir dir;
-    Block b{"segmented",
-            "write",
-            true,
-            true,
-            std::string("  BufferSizes 256\n  WorkUnits 2\n  Assignment ") + assignment + "\n",
-            dir.file("seg")};
-    const auto ran = pio::test::run_config(dir, "seg", config_text(dir, {b}), true);
-    INFO(assignment << "\n" << ran.out << ran.err);
-    REQUIRE(all_ranks(ran.exit_code == 0));
-    std::string problem;
-    if (rank() == 0) {
-      problem = result_errors(ran.results);
-      if (problem.empty())
-        problem = compare(dir.file("seg"), segmented_image(assignment, 0, 256, 2), "write");
-    }
-    INFO(problem);
-    REQUIRE(all_ranks(problem.empty()));
+    TempDir dir;
+    const std::string d =
+        std::string("  BufferSizes 256\n  WorkUnits 2\n  Assignment ") + assignment + "\n";
+    Block b{"segmented", "write", true, true, d, dir.file("seg")};
+    INFO(assignment);
+    run_and_check(dir, "seg", config_text(dir, {b}), [&](const nlohmann::json &) {
+      return compare_file(dir.file("seg"), segmented_image(assignment, 0, 256, 2), "write");
+    });
   }
 }
 

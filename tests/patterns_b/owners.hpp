@@ -4,30 +4,11 @@
 /// the modules' geometry code, so that the tests compare two independent derivations.
 
 #include <cstdint>
-#include <functional>
-#include <string>
 #include <vector>
 
-#include "pio/stamp.hpp"
+#include "pattern_checks.hpp"
 
 namespace pio::test {
-
-/// The owner of each file byte (-1: nobody, the byte must be zero) and the file's length.
-struct Image {
-  std::int64_t length = 0;                ///< expected file size
-  std::function<int(std::int64_t)> owner; ///< rank owning offset o, or -1
-};
-
-/// The byte the last access of `mode` leaves at offset o of a byte owned by `owner`: re-write
-/// leaves generation 1, read-modify-write generation 0 xor 0xA5 (common/temporal_mode.hpp
-/// kModifyMask), the others generation 0 (read and re-read see the prepared file).
-inline std::uint8_t final_byte(const std::string &mode, int owner, std::int64_t o) {
-  if (mode == "re-write")
-    return pio::stamp_byte(owner, o, 1);
-  if (mode == "read-modify-write")
-    return pio::stamp_byte(owner, o, 0) ^ 0xA5;
-  return pio::stamp_byte(owner, o, 0);
-}
 
 /// Tiled (Fig. 3.10), no overlap: `units` datasets of (tiles_x*tx) x (tiles_y*ty) elements of
 /// `e` bytes after `header`, row-major; rank r holds tile column r mod tiles_x, tile row r div
@@ -86,23 +67,6 @@ inline Image mesh_image(bool strided, std::int64_t header, std::int64_t units, s
     return static_cast<int>((i - full_rounds * procs * k) / tail);
   };
   return {header + units * mesh, owner};
-}
-
-/// Compares the file at `path` with the image after `mode`; returns "" or the first difference.
-inline std::string compare_image(const std::vector<std::uint8_t> &data, const std::string &path,
-                                 const Image &img, const std::string &mode) {
-  if (static_cast<std::int64_t>(data.size()) != img.length)
-    return path + ": length " + std::to_string(data.size()) + ", expected " +
-           std::to_string(img.length);
-  for (std::int64_t o = 0; o < img.length; ++o) {
-    const int who = img.owner(o);
-    const unsigned expect = who < 0 ? 0u : final_byte(mode, who, o);
-    const unsigned got = data[static_cast<size_t>(o)];
-    if (got != expect)
-      return path + ": offset " + std::to_string(o) + " (owner " + std::to_string(who) +
-             "): expected " + std::to_string(expect) + ", found " + std::to_string(got);
-  }
-  return "";
 }
 
 } // namespace pio::test

@@ -8,121 +8,19 @@
 // checked against the kernel's unk(nvar, x, y, z, block) addressing.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/flash_geometry.hpp"
 #include "mpi_test.hpp"
 #include "owners.hpp"
+#include "pattern_checks.hpp"
 
-using pio::test::all_ranks;
-using pio::test::Image;
-using pio::test::rank;
-using pio::test::size;
+using namespace pio::test; // the suites' shared checks and MPI test helpers
 
 namespace {
-
-const char *const kModes[] = {"write", "read", "read-modify-write", "re-read", "re-write"};
-
-/// "" when every module and test in the results has no error and every test ran its reps.
-std::string result_errors(const nlohmann::json &results) {
-  if (!results.is_object() || !results.contains("modules"))
-    return "no results document";
-  for (const auto &m : results["modules"]) {
-    if (!m["error"].is_null())
-      return "module error: " + m["error"].dump();
-    if (m["tests"].empty())
-      return "module " + m.value("module_name", std::string()) + " ran no tests";
-    for (const auto &t : m["tests"]) {
-      if (!t["error"].is_null())
-        return "test error: " + t["error"].dump();
-      if (t["reps"].empty())
-        return "test without reps";
-    }
-  }
-  return "";
-}
-
-/// One <ap_module> block.
-struct Block {
-  std::string module;
-  std::string mode;
-  bool collective = false;
-  bool view = true;
-  std::string directives;
-  std::string file; ///< TestFile of the block
-};
-
-std::string config_text(const pio::test::TempDir &dir, const std::vector<Block> &blocks,
-                        bool verify = true) {
-  std::ostringstream c;
-  c << "TestFile \"" << dir.file("unused") << "\"\nVerify " << (verify ? "on" : "off")
-    << "\nKeepFiles on\n";
-  for (const auto &b : blocks)
-    c << "<ap_module>\n  ModuleName \"" << b.module << "\"\n  TestFile \"" << b.file
-      << "\"\n  Mode " << b.mode << "\n  Collective " << (b.collective ? "on" : "off")
-      << "\n  FileView " << (b.view ? "on" : "off") << "\n"
-      << b.directives << "</ap_module>\n";
-  return c.str();
-}
-
-/// Compares the file at path with img after mode (rank 0 only); "" when equal.
-std::string compare(const std::string &path, const Image &img, const std::string &mode) {
-  try {
-    return pio::test::compare_image(pio::test::read_bytes(path), path, img, mode);
-  } catch (const std::exception &e) {
-    return e.what();
-  }
-}
-
-/// Runs `module` in every temporal mode x {independent, collective} x {view, no view} with
-/// Verify on, then checks the results and every file image against img.
-void run_all_modes(const std::string &module, const std::string &directives, const Image &img) {
-  pio::test::TempDir dir;
-  std::vector<Block> blocks;
-  for (const char *mode : kModes)
-    for (int collective = 0; collective < 2; ++collective)
-      for (int view = 0; view < 2; ++view) {
-        Block b{module, mode, collective != 0, view != 0, directives, ""};
-        b.file = dir.file(module + "-" + mode + (b.collective ? "-coll" : "-ind") +
-                          (b.view ? "-view" : "-noview"));
-        blocks.push_back(b);
-      }
-  const auto ran = pio::test::run_config(dir, module, config_text(dir, blocks), true);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    for (const auto &b : blocks)
-      if (problem.empty())
-        problem = compare(b.file, img, b.mode);
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
-}
-
-/// Runs one block; returns the run (exit code, results, output).
-pio::test::Ran run_one(const pio::test::TempDir &dir, const Block &b, bool verify = true) {
-  return pio::test::run_config(dir, "one", config_text(dir, {b}, verify), true);
-}
-
-/// Runs a one-block config that must fail with a message containing `needle` (rank 0 reports
-/// errors on its stderr and in the results document).
-void expect_failure(const std::string &module, const std::string &directives,
-                    const std::string &needle, const std::string &mode = "write",
-                    bool verify = true) {
-  pio::test::TempDir dir;
-  Block b{module, mode, false, true, directives, dir.file("bad")};
-  const auto ran = pio::test::run_config(dir, "bad", config_text(dir, {b}, verify), false);
-  const std::string text = ran.err + (ran.results.is_null() ? std::string() : ran.results.dump());
-  INFO(directives << "\nexpected an error containing: " << needle << "\ngot: " << text);
-  REQUIRE(all_ranks(ran.exit_code != 0));
-  REQUIRE(all_ranks(rank() != 0 || text.find(needle) != std::string::npos));
-}
 
 /// The tile grid the tests ask for: P x 1 for 1 and 2 ranks, 2 x 2 for 4.
 void grid(std::int64_t *tiles_x, std::int64_t *tiles_y) {
@@ -142,42 +40,33 @@ TEST_CASE("tiled: every temporal mode, image byte-exact", "[patterns_b][tiled]")
   const std::string d = "  TileSizes 5x3\n  Tiles " + std::to_string(tx) + "x" +
                         std::to_string(ty) + "\n  ElementSize 4\n  WorkUnits 2\n" +
                         "  HeaderOffset 100\n";
-  run_all_modes("tiled", d, pio::test::tiled_image(100, 2, tx, ty, 5, 3, 4));
+  run_all_modes("tiled", d, tiled_image(100, 2, tx, ty, 5, 3, 4));
 }
 
 TEST_CASE("tiled: a sweep of tile sizes and the auto grid", "[patterns_b][tiled]") {
-  pio::test::TempDir dir;
+  TempDir dir;
   Block b{"tiled", "write", true, true, "  TileSizes 4 8x2\n  ElementSize 8\n", dir.file("t")};
-  const auto ran = run_one(dir, b);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    const auto &tests = ran.results["modules"][0]["tests"];
+  run_and_check(dir, "one", config_text(dir, {b}), [&](const nlohmann::json &results) {
+    const auto &tests = results["modules"][0]["tests"];
     // MPI_Dims_create: 1 -> 1x1, 2 -> 2x1, 4 -> 2x2.
     const std::string tiles = size() == 4 ? "2x2" : std::to_string(size()) + "x1";
-    if (problem.empty() &&
-        (tests.size() != 2 || tests[0]["buffer_size"] != 4 * 4 * 8 ||
-         tests[1]["buffer_size"] != 8 * 2 * 8 || tests[0]["params"].value("tiles", "") != tiles))
-      problem = "unexpected tests: " + tests.dump();
+    if (tests.size() != 2 || tests[0]["buffer_size"] != 4 * 4 * 8 ||
+        tests[1]["buffer_size"] != 8 * 2 * 8 || tests[0]["params"].value("tiles", "") != tiles)
+      return "unexpected tests: " + tests.dump();
     std::int64_t tx = 0, ty = 0;
     grid(&tx, &ty);
-    if (problem.empty()) // the last test (8x2) leaves the file
-      problem = compare(dir.file("t"), pio::test::tiled_image(0, 1, tx, ty, 8, 2, 8), "write");
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+    // the last test (8x2) leaves the file
+    return compare_file(dir.file("t"), tiled_image(0, 1, tx, ty, 8, 2, 8), "write");
+  });
 }
 
 TEST_CASE("tiled: overlapping tiles are read", "[patterns_b][tiled]") {
   for (const char *mode : {"read", "re-read"}) {
-    pio::test::TempDir dir;
+    TempDir dir;
     Block b{"tiled", mode, true, true, "  TileSizes 6x4\n  Overlap 2x1\n", dir.file("o")};
-    const auto ran = run_one(dir, b, false);
-    INFO(mode << "\n" << ran.out << ran.err);
-    REQUIRE(all_ranks(ran.exit_code == 0));
-    REQUIRE(pio::test::on_root([&] { return result_errors(ran.results).empty(); }));
+    INFO(mode);
+    run_and_check(dir, "one", config_text(dir, {b}, false),
+                  [](const nlohmann::json &) { return std::string(); });
   }
 }
 
@@ -200,25 +89,16 @@ TEST_CASE("flash_io: every temporal mode, image byte-exact", "[patterns_b][flash
   run_all_modes("flash_io",
                 "  BlockSizes 4x3x2\n  Blocks 2\n  GuardCells 1\n  Variables 3\n"
                 "  WorkUnits 2\n  HeaderOffset 64\n",
-                pio::test::flash_image(64, 2, 2, 3, 24, 3, 8, size()));
+                flash_image(64, 2, 2, 3, 24, 3, 8, size()));
 }
 
 TEST_CASE("flash_io: the transfer amount is reported", "[patterns_b][flash]") {
-  pio::test::TempDir dir;
-  Block b{"flash_io",
-          "write",
-          false,
-          true,
-          "  BlockSizes 2\n  Blocks 1 3\n  GuardCells 2\n  Variables 2\n",
-          dir.file("f")};
-  const auto ran = run_one(dir, b);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    const auto &tests = ran.results["modules"][0]["tests"];
-    for (int k = 0; k < 2 && problem.empty(); ++k) {
+  TempDir dir;
+  const std::string d = "  BlockSizes 2\n  Blocks 1 3\n  GuardCells 2\n  Variables 2\n";
+  Block b{"flash_io", "write", false, true, d, dir.file("f")};
+  run_and_check(dir, "one", config_text(dir, {b}), [&](const nlohmann::json &results) {
+    const auto &tests = results["modules"][0]["tests"];
+    for (int k = 0; k < 2; ++k) {
       const std::int64_t blocks = k == 0 ? 1 : 3, amount = 8 * 2 * 8; // C*V*E per block
       std::int64_t total = 0, hi = 0;
       for (int r = 0; r < size(); ++r) {
@@ -230,14 +110,10 @@ TEST_CASE("flash_io: the transfer amount is reported", "[patterns_b][flash]") {
           t["params"].value("transfer_amount_min", "") != std::to_string(blocks * amount) ||
           t["params"].value("transfer_amount_max", "") != std::to_string(hi) ||
           t["params"].value("buffer_size_means", "").find("transfer amount") == std::string::npos)
-        problem = "unexpected test " + t.dump();
+        return "unexpected test " + t.dump();
     }
-    if (problem.empty())
-      problem =
-          compare(dir.file("f"), pio::test::flash_image(0, 1, 3, 3, 8, 2, 8, size()), "write");
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+    return compare_file(dir.file("f"), flash_image(0, 1, 3, 3, 8, 2, 8, size()), "write");
+  });
 }
 
 TEST_CASE("flash_io: the memory datatype is unk(nvar, x, y, z, block) without guard cells",
@@ -285,7 +161,7 @@ TEST_CASE("unstructured_mesh: segmented, every temporal mode, image byte-exact",
           "[patterns_b][mesh]") {
   run_all_modes("unstructured_mesh",
                 "  Vertices 7\n  ValuesPerVertex 2\n  WorkUnits 2\n  HeaderOffset 10\n",
-                pio::test::mesh_image(false, 10, 2, 7, 2, 1, size()));
+                mesh_image(false, 10, 2, 7, 2, 1, size()));
 }
 
 TEST_CASE("unstructured_mesh: strided, every temporal mode, image byte-exact",
@@ -294,33 +170,22 @@ TEST_CASE("unstructured_mesh: strided, every temporal mode, image byte-exact",
   run_all_modes("unstructured_mesh",
                 "  Vertices 7\n  ValuesPerVertex 2\n  Placement strided\n  ChunkVertices 3\n"
                 "  WorkUnits 2\n  HeaderOffset 10\n",
-                pio::test::mesh_image(true, 10, 2, 7, 2, 3, size()));
+                mesh_image(true, 10, 2, 7, 2, 3, size()));
 }
 
 TEST_CASE("unstructured_mesh: a sweep of vertices and values", "[patterns_b][mesh]") {
-  pio::test::TempDir dir;
-  Block b{"unstructured_mesh",
-          "write",
-          true,
-          false,
-          "  Vertices 4 8\n  ValuesPerVertex 0 5\n  Placement strided\n  ChunkVertices 4\n",
-          dir.file("m")};
-  const auto ran = run_one(dir, b);
-  INFO(ran.out << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  std::string problem;
-  if (rank() == 0) {
-    problem = result_errors(ran.results);
-    const auto &tests = ran.results["modules"][0]["tests"];
+  TempDir dir;
+  const std::string d =
+      "  Vertices 4 8\n  ValuesPerVertex 0 5\n  Placement strided\n  ChunkVertices 4\n";
+  Block b{"unstructured_mesh", "write", true, false, d, dir.file("m")};
+  run_and_check(dir, "one", config_text(dir, {b}), [&](const nlohmann::json &results) {
+    const auto &tests = results["modules"][0]["tests"];
     const std::int64_t expect[4] = {4 * 24, 8 * 24, 4 * 64, 8 * 64};
-    for (size_t k = 0; k < 4 && problem.empty(); ++k)
+    for (size_t k = 0; k < 4; ++k)
       if (tests.size() != 4 || tests[k]["buffer_size"] != expect[k])
-        problem = "unexpected tests: " + tests.dump();
-    if (problem.empty())
-      problem = compare(dir.file("m"), pio::test::mesh_image(true, 0, 1, 8, 5, 4, size()), "write");
-  }
-  INFO(problem);
-  REQUIRE(all_ranks(problem.empty()));
+        return "unexpected tests: " + tests.dump();
+    return compare_file(dir.file("m"), mesh_image(true, 0, 1, 8, 5, 4, size()), "write");
+  });
 }
 
 TEST_CASE("unstructured_mesh: bad directives are clear errors", "[patterns_b][mesh]") {
