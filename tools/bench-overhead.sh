@@ -4,13 +4,14 @@
 # through a minimal hand-written MPI-IO loop doing the same calls (tools/overhead/hand_io.cpp),
 # for 1, 2, 4 ranks on /dev/shm and on a disk directory; prints pio/hand (target >= 0.97).
 # Then the harness's own cost per work unit with the null module (µs per unit beyond the same barrier in a hand loop).
-# Usage: tools/bench-overhead.sh [BUILD_DIR] [DISK_DIR]   (env: UNITS, REPS, RANKS)
+# Usage: tools/bench-overhead.sh [BUILD_DIR] [DISK_DIR]   (env: UNITS, REPS, ROUNDS, RANKS)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 DISK=${2:-$ROOT/bench-scratch}
 UNITS=${UNITS:-64}
 REPS=${REPS:-5}
+ROUNDS=${ROUNDS:-3}
 RANKS=${RANKS:-"1 2 4"}
 HARNESS=$BUILD/harness/pio-harness
 HAND=$BUILD/tools/overhead/hand_io
@@ -28,6 +29,7 @@ mkdir -p "$DISK"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; rm -f "$DISK"/pio-bench-overhead.*' EXIT
 
+max() { python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$1" "$2"; }
 best_bw() { # results.json module-index -> best repetition bandwidth (MiB/s)
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["modules"][int(sys.argv[2])]; print(max(r["bandwidth_MiBps"] for r in m["tests"][0]["reps"]))' "$1" "$2"
 }
@@ -54,13 +56,19 @@ FileView off
   WorkUnits $UNITS
 </ap_module>
 CONF
-    mpiexec -n "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
-    pio_w=$(best_bw "$WORK/r.json" 0)
-    pio_r=$(best_bw "$WORK/r.json" 1)
-    hand_w=$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" allreduce)
-    hand_r=$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" allreduce)
-    bar_w=$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" barrier)
-    bar_r=$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" barrier)
+    # Alternate pio and hand runs so that load changing over time hits both alike; keep each
+    # side's best repetition over all rounds.
+    pio_w=0; pio_r=0; hand_w=0; hand_r=0; bar_w=0; bar_r=0
+    for round in $(seq "$ROUNDS"); do
+      mpiexec -n "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
+      pio_w=$(max "$pio_w" "$(best_bw "$WORK/r.json" 0)")
+      pio_r=$(max "$pio_r" "$(best_bw "$WORK/r.json" 1)")
+      hand_w=$(max "$hand_w" "$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" allreduce)")
+      hand_r=$(max "$hand_r" "$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" allreduce)")
+      bar_w=$(max "$bar_w" "$(mpiexec -n "$n" "$HAND" write "$file" 1048576 "$UNITS" "$REPS" barrier)")
+      bar_r=$(max "$bar_r" "$(mpiexec -n "$n" "$HAND" read "$file" 1048576 "$UNITS" "$REPS" barrier)")
+      rm -f "$file"
+    done
     rm -f "$file"
     label=$([ "$where" = /dev/shm ] && echo shm || echo disk)
     for m in write read; do
