@@ -1,0 +1,435 @@
+// b_eff_io (seeds/000 §5.1, Table 2, §5.4): the averaging and weighting against hand-computed
+// values, the file image of every pattern type byte by byte for 1, 2 and 4 ranks (expected
+// layouts computed here from the definition, not by the module's code), the time-driven
+// schedule, the shared-file-pointer fallback and verification of the data read back.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "beff_math.hpp"
+#include "mpi_test.hpp"
+#include "pio/stamp.hpp"
+
+using pio::test::all_ranks;
+using pio::test::on_root;
+namespace beff = pio::beff;
+
+namespace {
+
+constexpr std::int64_t K = 1024, M = 1024 * 1024;
+
+} // namespace
+
+// ------------------------------------------------------------------------------------------
+// Pure parts: Table 2, schedule, segment size, weights.
+
+TEST_CASE("Table 2 has the paper's rows, U and sum of U", "[beff][math]") {
+  const auto t = beff::table2(48 * M);
+  REQUIRE(t.size() == 43);
+  int sum = 0, per_type[5] = {0, 0, 0, 0, 0};
+  for (const auto &p : t) {
+    sum += p.U;
+    per_type[p.type] += p.U;
+    if (!p.fill)
+      CHECK(p.L % p.l == 0);
+  }
+  CHECK(sum == 64);
+  CHECK(per_type[0] == 22);
+  CHECK(per_type[1] == 12);
+  CHECK(per_type[2] == 10);
+  CHECK(per_type[3] == 10);
+  CHECK(per_type[4] == 10);
+  CHECK(t[1].l == 48 * M);
+  CHECK(t[2].L == 2 * M);
+  CHECK(t[6].l == 32 * K + 8);
+  CHECK(t[6].L == M + 256);
+  CHECK(t[7].L == M + 8 * K);
+  CHECK(t[33].fill);
+  CHECK(t[42].fill);
+  CHECK(t[29].l == K);
+  CHECK(t[38].l == K);
+  CHECK(t[38].type == 4);
+}
+
+TEST_CASE("M_PART, pattern budget and segment size follow §5.1 and §5.4", "[beff][math]") {
+  CHECK(beff::mpart_for(6 * 1024 * M) == 48 * M);
+  CHECK(beff::mpart_for(100 * M) == 2 * M);
+  CHECK(beff::pattern_budget(900, 4, 64) == Approx(18.75));
+  CHECK(beff::pattern_budget(60, 0, 64) == 0);
+  CHECK(beff::round_up(1, M) == M);
+  CHECK(beff::round_up(M, M) == M);
+  CHECK(beff::segment_size({{M, 3}, {K + 8, 5}}) == 4 * M);
+  CHECK(beff::segment_size({}) == M);
+  // Time per chunk in units: 2/100 and 1/300, mean 0.0116667 -> 2 / 0.0116667 = 171.4 -> 172.
+  CHECK(beff::segment_repetitions(2, {{100, 2}, {300, 1}}) == 172);
+  CHECK(beff::segment_repetitions(2, {}) == 1);
+  CHECK(beff::segment_repetitions(1, {{0, 2}}) == 1);
+}
+
+TEST_CASE("b_eff_io weights type 0 double and reads 50 %", "[beff][math]") {
+  CHECK(beff::method_beff({{0, 100}, {1, 10}, {2, 40}, {3, 20}, {4, 30}}) == Approx(50.0));
+  CHECK(beff::method_beff({{1, 10}, {2, 30}}) == Approx(20.0));
+  CHECK(beff::method_beff({{0, 30}, {1, 0}}) == Approx(20.0));
+  CHECK(beff::method_beff({}) == 0);
+  CHECK(beff::partition_beff(40, 60, 100) == Approx(75.0));
+  beff::PhaseKey k;
+  REQUIRE(beff::parse_phase_label("rewrite 14 32K+8", k));
+  CHECK(k.method == beff::Method::Rewrite);
+  CHECK(k.pattern == 14);
+  CHECK(k.chunk == "32K+8");
+  REQUIRE(beff::parse_phase_label("write 3 sync", k));
+  CHECK(k.sync);
+  CHECK_FALSE(beff::parse_phase_label("pattern 3", k));
+}
+
+namespace {
+
+nlohmann::json phase(const std::string &label, double mib, double t) {
+  return {{"label", label}, {"units", 1}, {"bytes", mib * M}, {"aggregate_time_s", t}};
+}
+
+/// One test record of the harness's shape: one pattern per type, given MiB and times.
+nlohmann::json fake_test(int procs, int type, double mib0, double write_sync) {
+  const std::string n = std::to_string(type * 9);
+  nlohmann::json rep = {{"open_time_s", 0.5}, {"close_time_s", 0.5}};
+  rep["phases"] = {phase("write " + n + " 1M", mib0, 1.5),
+                   phase("write " + n + " sync", 0, write_sync),
+                   phase("rewrite " + n + " 1M", mib0, 2.0), phase("rewrite " + n + " sync", 0, 0),
+                   phase("read " + n + " 1M", mib0, 0.5)};
+  return {{"label", "P" + std::to_string(procs)},
+          {"params",
+           {{"partition", std::to_string(procs)},
+            {"pattern_type", std::to_string(type)},
+            {"scheduled_time_s", "60"},
+            {"all_patterns", "yes"},
+            {"mpart_by_definition", "yes"},
+            {"fixed_units", "0"}}},
+          {"reps", {rep}},
+          {"error", nullptr}};
+}
+
+} // namespace
+
+TEST_CASE("summary: bytes over open-to-close time, weights, maximum over partitions",
+          "[beff][math]") {
+  nlohmann::json mod = {{"module", "beff_io"}, {"tests", nlohmann::json::array()}};
+  // Partition 2: type 0 moves 20 MiB per method, the others 10 MiB; type 1's write sync takes
+  // 0.5 s. Write time = open 0.5 + 1.5 (+ sync); rewrite 2.0; read 0.5 + close 0.5.
+  for (int t = 0; t < 5; ++t)
+    mod["tests"].push_back(fake_test(2, t, t == 0 ? 20 : 10, t == 1 ? 0.5 : 0.0));
+  // Partition 1: every type 1 MiB per method -> write 0.5, rewrite 0.5, read 1 MiB/s.
+  for (int t = 0; t < 5; ++t)
+    mod["tests"].push_back(fake_test(1, t, 1, 0.0));
+  const auto fig = beff::summarize_results(mod, nullptr);
+  const auto &p2 = fig["partitions"][1];
+  REQUIRE(p2["procs"] == 2);
+  // write: type 0 20/2 = 10, type 1 10/2.5 = 4, types 2-4 10/2 = 5 -> (2*10+4+15)/6 = 6.5
+  CHECK(p2["methods"]["write"]["types"]["1"]["MiBps"].get<double>() == Approx(4.0));
+  CHECK(p2["methods"]["write"]["b_eff_io_MiBps"].get<double>() == Approx(6.5));
+  // rewrite: 10, 5, 5, 5, 5 -> (20+20)/6
+  CHECK(p2["methods"]["rewrite"]["b_eff_io_MiBps"].get<double>() == Approx(40.0 / 6));
+  // read: 20, 10, 10, 10, 10 -> (40+40)/6
+  CHECK(p2["methods"]["read"]["b_eff_io_MiBps"].get<double>() == Approx(80.0 / 6));
+  CHECK(p2["b_eff_io_MiBps"].get<double>() == Approx(0.25 * 6.5 + 0.25 * 40 / 6 + 0.5 * 80 / 6));
+  CHECK(p2["complete"] == true);
+  // The table: per type and chunk, bytes over the pattern's own time (its sync included).
+  bool seen = false;
+  for (const auto &row : p2["table"])
+    if (row["method"] == "write" && row["chunk"] == "1M") {
+      CHECK(row["MiBps"]["1"].get<double>() == Approx(10.0 / 2.0));
+      CHECK(row["MiBps"]["0"].get<double>() == Approx(20.0 / 1.5));
+      seen = true;
+    }
+  CHECK(seen);
+  const auto &p1 = fig["partitions"][0];
+  CHECK(p1["b_eff_io_MiBps"].get<double>() == Approx(0.25 * 0.5 + 0.25 * 0.5 + 0.5 * 1.0));
+  CHECK(fig["system"]["procs"] == 2);
+  CHECK(fig["system"]["b_eff_io_MiBps"].get<double>() ==
+        Approx(p2["b_eff_io_MiBps"].get<double>()));
+  CHECK(fig["rule"]["meets"] == false);
+  CHECK(fig["rule"]["reasons"].dump().find("15 min") != std::string::npos);
+  CHECK(fig["text"].get<std::string>().find("b_eff_io (system)") != std::string::npos);
+}
+
+TEST_CASE("summary: T of 15 min with every pattern meets the rule; a failed type does not",
+          "[beff][math]") {
+  nlohmann::json mod = {{"tests", nlohmann::json::array()}};
+  for (int t = 0; t < 5; ++t) {
+    auto test = fake_test(4, t, 10, 0);
+    test["params"]["scheduled_time_s"] = "900";
+    mod["tests"].push_back(test);
+  }
+  CHECK(beff::summarize_results(mod, nullptr)["rule"]["meets"] == true);
+  mod["tests"][3]["error"] = {{"rank", 0}, {"message", "boom"}};
+  const auto fig = beff::summarize_results(mod, nullptr);
+  CHECK(fig["rule"]["meets"] == false);
+  CHECK(fig["partitions"][0]["complete"] == false);
+}
+
+// ------------------------------------------------------------------------------------------
+// File images, computed from the definition (§5.1, Table 2, Fig. 1).
+
+namespace {
+
+/// A pattern as the test knows it from Table 2 (not from the module).
+struct Row {
+  int number;
+  std::int64_t l, L;
+  int U;
+  bool fill = false;
+};
+
+constexpr std::int64_t kMPart = 64 * K; // set with MPart in the configs below
+constexpr std::int64_t kFixed = 2;      // FixedUnits
+
+/// The rows each layout run selects (Patterns): aligned, M_PART, small and +8 chunks, fill.
+std::vector<Row> rows_of(int type) {
+  switch (type) {
+  case 0:
+    return {{0, M, M, 0},
+            {1, kMPart, kMPart, 4},
+            {5, K, M, 2},
+            {7, K + 8, M + 8 * K, 2},
+            {8, M + 8, M + 8, 2}};
+  case 1:
+    return {{9, M, M, 0}, {10, kMPart, kMPart, 4}, {13, K, K, 1}, {15, K + 8, K + 8, 1}};
+  case 2:
+    return {{17, M, M, 0}, {18, kMPart, kMPart, 2}, {21, K, K, 1}, {23, K + 8, K + 8, 1}};
+  case 3:
+    return {{25, M, M, 0},
+            {26, kMPart, kMPart, 2},
+            {29, K, K, 1},
+            {31, K + 8, K + 8, 1},
+            {33, 0, 0, 0, true}};
+  default:
+    return {{34, M, M, 0},
+            {35, kMPart, kMPart, 2},
+            {38, K, K, 1},
+            {40, K + 8, K + 8, 1},
+            {42, 0, 0, 0, true}};
+  }
+}
+
+std::string patterns_directive(int type) {
+  std::string s;
+  for (const auto &r : rows_of(type))
+    s += " " + std::to_string(r.number);
+  return s;
+}
+
+/// Expected owner of every byte: image[path suffix] -> vector of owner ranks (-1 = hole).
+/// Every unit is rewritten (FixedUnits), so every byte carries generation 1.
+std::map<std::string, std::vector<int>> expected_owners(int type, int n) {
+  std::map<std::string, std::vector<int>> files;
+  auto put = [](std::vector<int> &img, std::int64_t off, std::int64_t len, int r) {
+    if (static_cast<std::int64_t>(img.size()) < off + len)
+      img.resize(static_cast<size_t>(off + len), -1);
+    for (std::int64_t i = 0; i < len; ++i)
+      img[static_cast<size_t>(off + i)] = r;
+  };
+  const auto rows = rows_of(type);
+  if (type <= 1) {
+    // Strided: in each call every rank's chunks of l bytes interleave in rank order; type 0
+    // scatters L bytes (L/l chunks) per call, type 1 one chunk per call. Each pattern starts
+    // where the previous one ended.
+    auto &img = files[""];
+    std::int64_t base = 0;
+    for (const auto &row : rows) {
+      const std::int64_t units = row.U == 0 ? 1 : kFixed;
+      const std::int64_t per_call = type == 0 ? row.L / row.l : 1;
+      for (std::int64_t c = 0; c < units * per_call; ++c)
+        for (int r = 0; r < n; ++r)
+          put(img, base + (c * n + r) * row.l, row.l, r);
+      base += units * per_call * n * row.l;
+    }
+  } else if (type == 2) {
+    for (int r = 0; r < n; ++r) {
+      auto &img = files["." + std::to_string(r)];
+      std::int64_t pos = 0;
+      for (const auto &row : rows) {
+        const std::int64_t units = row.U == 0 ? 1 : kFixed;
+        put(img, pos, units * row.l, r);
+        pos += units * row.l;
+      }
+    }
+  } else {
+    // Segmented: LSEG = sum of l * repetitions rounded up to 1 MB (§5.4); each rank fills its
+    // own segment completely (the last pattern fills it up).
+    std::int64_t used = 0;
+    for (const auto &row : rows)
+      if (!row.fill)
+        used += (row.U == 0 ? 1 : kFixed) * row.l;
+    const std::int64_t lseg = (used + M - 1) / M * M;
+    auto &img = files[""];
+    for (int r = 0; r < n; ++r)
+      put(img, r * lseg, lseg, r);
+  }
+  return files;
+}
+
+std::string layout_config(const pio::test::TempDir &dir, int type, const std::string &extra) {
+  return "TestFile " + dir.file("beff") + "\nVerify on\n<ap_module>\nModuleName beff_io\n" +
+         "ScheduledTime 3\nPatternTypes " + std::to_string(type) + "\nPatterns" +
+         patterns_directive(type) + "\nFixedUnits " + std::to_string(kFixed) + "\nMPart 64K\n" +
+         extra + "</ap_module>\n";
+}
+
+/// Checks every byte of the files the run left behind against the definition.
+bool image_matches(const pio::test::TempDir &dir, int type, int n) {
+  bool ok = true;
+  for (const auto &[suffix, owners] : expected_owners(type, n)) {
+    const auto bytes = pio::test::read_bytes(dir.file("beff") + suffix);
+    CHECK(bytes.size() == owners.size());
+    ok = ok && bytes.size() == owners.size();
+    std::int64_t bad = -1;
+    for (size_t i = 0; i < owners.size() && i < bytes.size() && bad < 0; ++i) {
+      const int r = owners[i];
+      if (r < 0 || bytes[i] != pio::stamp_byte(r, static_cast<std::int64_t>(i), 1))
+        bad = static_cast<std::int64_t>(i);
+    }
+    INFO("type " << type << " file beff" << suffix << " first wrong byte at " << bad);
+    CHECK(bad == -1);
+    ok = ok && bad == -1;
+  }
+  return ok;
+}
+
+} // namespace
+
+TEST_CASE("every pattern type lays out its file as §5.1 defines, verified on read",
+          "[beff][layout]") {
+  const int n = pio::test::size();
+  for (int type = 0; type < 5; ++type) {
+    DYNAMIC_SECTION("pattern type " << type) {
+      pio::test::TempDir dir;
+      const auto ran = pio::test::run_config(dir, "layout", layout_config(dir, type, ""), true);
+      INFO(ran.err);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const auto &mod = ran.results["modules"][0];
+        const auto &test = mod["tests"][0];
+        CHECK(test["params"]["pattern_type"] == std::to_string(type));
+        CHECK(test["file_use"] == (type == 2 ? "file-per-process" : "shared"));
+        CHECK(mod["figure"]["rule"]["meets"] == false);
+        // Rewrite and read repeat the write's units exactly (FixedUnits: count-driven).
+        std::map<std::string, std::int64_t> units;
+        for (const auto &ph : test["reps"][0]["phases"]) {
+          beff::PhaseKey k;
+          REQUIRE(beff::parse_phase_label(ph["label"], k));
+          if (!k.sync)
+            units[std::string(beff::method_name(k.method)) + std::to_string(k.pattern)] =
+                ph["units"];
+        }
+        for (const auto &row : rows_of(type)) {
+          const auto w = units["write" + std::to_string(row.number)];
+          CHECK(w == (row.U == 0 ? 1 : kFixed));
+          CHECK(units["rewrite" + std::to_string(row.number)] == w);
+          CHECK(units["read" + std::to_string(row.number)] == w);
+        }
+        return image_matches(dir, type, n);
+      }));
+    }
+  }
+}
+
+TEST_CASE("type 1 falls back to individual file pointers and says so", "[beff][fallback]") {
+  pio::test::TempDir dir;
+  const auto ran =
+      pio::test::run_config(dir, "fallback", layout_config(dir, 1, "SharedPointers off\n"), true);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &mod = ran.results["modules"][0];
+    const std::string positioning = mod["tests"][0]["params"]["positioning"];
+    CHECK(positioning.find("individual file pointers") != std::string::npos);
+    CHECK(mod["figure"]["text"].get<std::string>().find("fallback") != std::string::npos);
+    // The same file image as with shared pointers: rank order within each call.
+    return image_matches(dir, 1, pio::test::size());
+  }));
+}
+
+TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follow it",
+          "[beff][schedule]") {
+  pio::test::TempDir dir;
+  // Types 0 and 2 with patterns 3 (U 4), 4 (U 2), 19 (U 2), 20 (U 1): sum U = 9, T = 3 s.
+  const std::string conf = "TestFile " + dir.file("sched") +
+                           "\n<ap_module>\nModuleName beff_io\nScheduledTime 3\n"
+                           "PatternTypes 0 2\nPatterns 3 4 19 20\nMPart 2M\n</ap_module>\n";
+  const auto ran = pio::test::run_config(dir, "sched", conf);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    bool ok = true;
+    const std::map<int, int> U = {{3, 4}, {4, 2}, {19, 2}, {20, 1}};
+    double timed = 0;
+    for (const auto &test : ran.results["modules"][0]["tests"]) {
+      CHECK(test["params"]["sum_U"] == "9");
+      std::map<int, std::int64_t> written;
+      for (const auto &ph : test["reps"][0]["phases"]) {
+        beff::PhaseKey k;
+        REQUIRE(beff::parse_phase_label(ph["label"], k));
+        const double t = ph["aggregate_time_s"];
+        timed += t;
+        if (k.sync)
+          continue;
+        const std::int64_t units = ph["units"];
+        CHECK(units >= 1);
+        if (k.method == beff::Method::Write) {
+          // The root stops a loop only once its budget is spent (no MaxFileSize cap here).
+          const double budget = 3.0 / 3.0 * U.at(k.pattern) / 9.0;
+          INFO("pattern " << k.pattern << " ran " << t << " s of " << budget);
+          CHECK(t >= budget);
+          ok = ok && t >= budget;
+          written[k.pattern] = units;
+        } else {
+          // Rewrite and read: the same scheduled time, never more units than were written.
+          CHECK(units <= written[k.pattern]);
+          ok = ok && units <= written[k.pattern];
+        }
+      }
+    }
+    const auto &fig = ran.results["modules"][0]["figure"];
+    CHECK(fig["scheduled_time_s"].get<double>() == Approx(3.0));
+    CHECK(fig["partitions"][0]["measured_time_s"].get<double>() == Approx(timed).margin(1.0));
+    CHECK(fig["partitions"][0]["complete"] == false); // only types 0 and 2
+    CHECK(fig["rule"]["meets"] == false);
+    // Loose: an oversubscribed CI machine; the schedule, not the speed, is under test.
+    CHECK(timed < 30 * 3.0);
+    return ok;
+  }));
+}
+
+TEST_CASE("partitions run on the first ranks; the system value is their maximum",
+          "[beff][partitions]") {
+  if (pio::test::size() < 2)
+    return;
+  pio::test::TempDir dir;
+  const std::string conf = "TestFile " + dir.file("parts") +
+                           "\n<ap_module>\nModuleName beff_io\nScheduledTime 1\nPartitions 1 " +
+                           std::to_string(pio::test::size()) +
+                           "\nPatternTypes 2\nPatterns 21\nFixedUnits 4\n</ap_module>\n";
+  const auto ran = pio::test::run_config(dir, "parts", conf);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &mod = ran.results["modules"][0];
+    CHECK(mod["tests"].size() == 2);
+    CHECK(mod["tests"][0]["procs"] == 1);
+    CHECK(mod["tests"][1]["procs"] == pio::test::size());
+    const auto &fig = mod["figure"];
+    double best = 0;
+    int best_procs = 0;
+    for (const auto &p : fig["partitions"])
+      if (p["b_eff_io_MiBps"].get<double>() > best) {
+        best = p["b_eff_io_MiBps"];
+        best_procs = p["procs"];
+      }
+    CHECK(fig["system"]["procs"] == best_procs);
+    CHECK(fig["system"]["b_eff_io_MiBps"].get<double>() == Approx(best));
+    return fig["partitions"].size() == 2;
+  }));
+}
