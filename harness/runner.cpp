@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -52,6 +53,16 @@ struct RunState {
   std::string results_path;
   TableOptions table;
   bool any_failure = false;
+  std::set<std::string> kept; ///< files a module keeps between its tests (this rank's)
+
+  /// Deletes the files the module kept between tests, once every rank is done with them.
+  void release_kept() {
+    MPI_Barrier(comm);
+    for (const auto &p : kept)
+      files->release(p);
+    kept.clear();
+    MPI_Barrier(comm);
+  }
 
   void save() {
     if (rank != 0)
@@ -133,8 +144,10 @@ std::optional<Failure> run_test_reps(RunState &rs, Module &module, const ModuleC
   MPI_Comm_rank(tcomm, &trank);
   MPI_Comm_size(tcomm, &tsize);
   const std::string base = block.test_file.empty() ? rs.config->global.test_file : block.test_file;
-  const std::string path =
-      spec.file == FileUse::FilePerProcess ? base + "." + std::to_string(rs.rank) : base;
+  const std::string shared_path = base + spec.file_suffix;
+  const std::string path = spec.file == FileUse::FilePerProcess
+                               ? shared_path + "." + std::to_string(rs.rank)
+                               : shared_path;
   // Hints: the test's own, overridden by the block's Hint lines (which include global ones).
   std::map<std::string, std::string> hints = spec.hints;
   for (const auto &[k, v] : block.hints)
@@ -222,10 +235,15 @@ std::optional<Failure> run_test_reps(RunState &rs, Module &module, const ModuleC
     if (trank == 0)
       test_json["reps"].push_back(r);
   }
-  // The harness deletes what it created (after every rank has closed it).
+  // The harness deletes what it created (after every rank has closed it), unless the module
+  // keeps the file for a later test; kept files go after cleanup_module.
   MPI_Barrier(tcomm);
-  if (spec.file != FileUse::None && owns_path)
-    rs.files->release(path);
+  if (spec.file != FileUse::None && owns_path) {
+    if (spec.keep_file)
+      rs.kept.insert(path);
+    else
+      rs.files->release(path);
+  }
   MPI_Barrier(tcomm);
   return failure;
 }
@@ -290,6 +308,7 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
                  }));
   if (f) {
     fail_module(*f);
+    rs.release_kept();
     return;
   }
   for (size_t i = 0; i < tests.size(); ++i) {
@@ -341,7 +360,9 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
     if (failure)
       rs.any_failure = true;
   }
-  if ((f = agree(rs.comm, capture("cleanup_module", [&] { inst.module->cleanup_module(mctx); })))) {
+  f = agree(rs.comm, capture("cleanup_module", [&] { inst.module->cleanup_module(mctx); }));
+  rs.release_kept();
+  if (f) {
     fail_module(*f);
     return;
   }

@@ -30,17 +30,41 @@ struct Phase {
 
 /// One test of a module. Fields the module leaves at their defaults mean "harness default".
 struct TestSpec {
-  std::string label;              ///< short human label, e.g. "64K"
-  std::int64_t buffer_size = 0;   ///< bytes per rank per work unit as reported ("transfer size")
-  std::int64_t header_offset = 0; ///< bytes skipped at the start of the file (ReportHeaderOffset)
-  std::vector<Phase> phases = {Phase{}};       ///< at least one
-  FileUse file = FileUse::Shared;              ///< which file the harness opens
-  int amode = MPI_MODE_RDWR | MPI_MODE_CREATE; ///< open mode (the harness adds nothing else)
-  std::map<std::string, std::string>
-      hints;     ///< MPI-IO hints this test asks for (config Hint lines override)
-  int procs = 0; ///< ranks taking part (first `procs` ranks); 0 = all
-  std::map<std::string, std::string>
-      params; ///< every parameter that defines the test, for the results
+  /// Short human label, e.g. "64K".
+  std::string label;
+  /// Bytes per rank per work unit as reported (the "transfer size").
+  std::int64_t buffer_size = 0;
+  /// Bytes skipped at the start of the file (ReportHeaderOffset).
+  std::int64_t header_offset = 0;
+  /// The test's phases; at least one.
+  std::vector<Phase> phases = {Phase{}};
+  /// Which file the harness opens.
+  FileUse file = FileUse::Shared;
+  /// Appended to TestFile (e.g. ".type0"); tests differing in it use different files.
+  std::string file_suffix;
+  /// Keep the file for later tests of the module (write it, then rewrite, then read it); the
+  /// harness deletes it after cleanup_module if it created it.
+  bool keep_file = false;
+  /// Open mode (the harness adds nothing else).
+  int amode = MPI_MODE_RDWR | MPI_MODE_CREATE;
+  /// MPI-IO hints this test asks for (the block's Hint lines override them).
+  std::map<std::string, std::string> hints;
+  /// Ranks taking part (the first `procs` ranks); 0 = all.
+  int procs = 0;
+  /// Every parameter that defines the test, for the results.
+  std::map<std::string, std::string> params;
+};                              ///< at least one
+FileUse file = FileUse::Shared; ///< which file the harness opens
+std::string file_suffix;        ///< appended to TestFile (e.g. ".type0"); tests differing in it use
+                                ///< different files
+bool keep_file = false; ///< keep the file for later tests of the module (write, rewrite, then read
+                        ///< it); the harness deletes it after cleanup_module if it created it
+int amode = MPI_MODE_RDWR | MPI_MODE_CREATE; ///< open mode (the harness adds nothing else)
+std::map<std::string, std::string>
+    hints;     ///< MPI-IO hints this test asks for (config Hint lines override)
+int procs = 0; ///< ranks taking part (first `procs` ranks); 0 = all
+std::map<std::string, std::string>
+    params; ///< every parameter that defines the test, for the results
 };
 
 } // namespace pio

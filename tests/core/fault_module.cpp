@@ -13,6 +13,7 @@ class Faults : public pio::Module {
 public:
   std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override {
     where_ = ctx.settings.text("FailIn");
+    suffix_ = ctx.settings.has("FileSuffix") ? ctx.settings.text("FileSuffix") : "";
     fail_rank_ = ctx.settings.integer("FailRank");
     fail_test_ = ctx.settings.integer("FailTest");
     crash_ = ctx.settings.flag("Crash");
@@ -26,6 +27,8 @@ public:
       t.buffer_size = 8;
       t.file = ctx.settings.flag("UseFile") ? pio::FileUse::Shared : pio::FileUse::None;
       t.phases[0].work_units = 3;
+      t.file_suffix = suffix_;
+      t.keep_file = ctx.settings.flag("KeepFile");
       tests.push_back(t);
     }
     return tests;
@@ -34,6 +37,14 @@ public:
     test_ = t.test_index;
     file_ = t.file;
     maybe_fail("describe_test", test_);
+    if (t.test_index > 0 && t.spec->keep_file && file_ != MPI_FILE_NULL) {
+      // A kept file still holds what the previous test wrote.
+      char got[8] = {0};
+      pio::mpi_check(MPI_File_read_at(file_, 0, got, 8, MPI_BYTE, MPI_STATUS_IGNORE),
+                     "MPI_File_read_at");
+      if (std::string(got, 8) != "pio-test")
+        throw pio::Error("the file of the previous test is gone", "KeepFile must keep it");
+    }
   }
   void before_work_unit(pio::UnitContext &) override { maybe_fail("before_work_unit", test_); }
   std::int64_t work_unit(pio::UnitContext &u) override {
@@ -67,6 +78,7 @@ private:
   std::int64_t fail_rank_ = 0, fail_test_ = 0;
   bool crash_ = false;
   bool hang_ = false;
+  std::string suffix_;
   int rank_ = 0;
   std::int64_t test_ = 0;
   MPI_File file_ = MPI_FILE_NULL;
@@ -91,5 +103,7 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
       {"Tests", pio::DirectiveType::Integer, "2", "number of tests"},
       {"UseFile", pio::DirectiveType::Flag, "on", "open the test file"},
       {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"},
-      {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"}},
+      {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"},
+      {"FileSuffix", pio::DirectiveType::Text, "", "TestSpec::file_suffix of every test"},
+      {"KeepFile", pio::DirectiveType::Flag, "off", "TestSpec::keep_file of every test"}},
      [] { return std::make_unique<Faults>(); }}})

@@ -74,3 +74,26 @@ TEST_CASE("config errors stop the run before any I/O with file:line on every ran
                     (unknown.err.find("nomod.conf:3") != std::string::npos &&
                      unknown.err.find("simple_strided") != std::string::npos)));
 }
+
+TEST_CASE("a kept test file lives from test to test and goes after the module", "[safety]") {
+  pio::test::TempDir dir;
+  const std::string base = dir.file("kept.dat");
+  const auto kept = pio::test::run_config(dir, "kept",
+                                          "TestFile " + base +
+                                              "\n<ap_module>\nModuleName test_faults\nTests 3\n"
+                                              "FileSuffix .type0\nKeepFile on\n</ap_module>\n");
+  REQUIRE(all_ranks(kept.exit_code == 0));
+  REQUIRE(all_ranks(!pio::test::exists(base + ".type0") && !pio::test::exists(base)));
+  REQUIRE(pio::test::on_root([&] {
+    const auto &t = kept.results.at("modules").at(0).at("tests");
+    CHECK(t.at(2).at("file") == base + ".type0");
+    return t.at(2).at("error").is_null();
+  }));
+  // Without KeepFile the file is deleted after each test: the next test finds it gone.
+  const auto gone = pio::test::run_config(dir, "gone",
+                                          "TestFile " + base +
+                                              "\n<ap_module>\nModuleName test_faults\nTests 2\n"
+                                              "FileSuffix .type0\n</ap_module>\n");
+  REQUIRE(all_ranks(gone.exit_code == 0)); // the check only runs for kept files
+  REQUIRE(all_ranks(!pio::test::exists(base + ".type0")));
+}
