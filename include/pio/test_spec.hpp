@@ -53,18 +53,6 @@ struct TestSpec {
   int procs = 0;
   /// Every parameter that defines the test, for the results.
   std::map<std::string, std::string> params;
-};                              ///< at least one
-FileUse file = FileUse::Shared; ///< which file the harness opens
-std::string file_suffix;        ///< appended to TestFile (e.g. ".type0"); tests differing in it use
-                                ///< different files
-bool keep_file = false; ///< keep the file for later tests of the module (write, rewrite, then read
-                        ///< it); the harness deletes it after cleanup_module if it created it
-int amode = MPI_MODE_RDWR | MPI_MODE_CREATE; ///< open mode (the harness adds nothing else)
-std::map<std::string, std::string>
-    hints;     ///< MPI-IO hints this test asks for (config Hint lines override)
-int procs = 0; ///< ranks taking part (first `procs` ranks); 0 = all
-std::map<std::string, std::string>
-    params; ///< every parameter that defines the test, for the results
 };
 
 } // namespace pio
