@@ -24,8 +24,8 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
       if (!d.empty())
         dirs.push_back(d);
   }
-  dirs.push_back(PIO_INSTALL_MODULE_DIR);
-  // A relocated install: <prefix>/bin/pio-harness finds <prefix>/lib*/pio-bench/modules.
+  // The modules installed beside this executable (<prefix>/bin/pio-harness ->
+  // <prefix>/lib*/pio-bench/modules) come first: they match it even if the install moved.
   boost::dll::fs::error_code ec;
   const auto exe = boost::dll::program_location(ec);
   if (!ec) {
@@ -36,6 +36,7 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
         dirs.push_back(d);
     }
   }
+  dirs.push_back(PIO_INSTALL_MODULE_DIR);
   return dirs;
 }
 
