@@ -2,12 +2,14 @@
 // §3.2, §5.1 with Table 2, §5.4, §6; Rabenseifner & Koniges, seeds/002 §2-§4) as a pio-bench
 // module.
 //
-// Structure (docs/beff_io.md): one harness test per partition x pattern type, on its own file
-// (§5.1 "for each pattern type, an individual file is used"). A test's phases are, in order,
-// the initial write, the rewrite and the read of every selected pattern of that type; each
-// write or rewrite loop is followed by a one-unit "sync" phase (MPI_File_sync, §5.1). The
-// harness opens the file before the first phase and closes it after the last, so the pattern
-// type's time runs from open to close (§5.1).
+// Structure (docs/beff_io.md): per partition, one harness test per access method and pattern
+// type, in the paper's order (§5.1): every pattern type's initial write, then every type's
+// rewrite, then every type's read. Each pattern type has its own file (§5.1 "for each pattern
+// type, an individual file is used", TestFile.type<k>), which the harness opens and closes
+// around each test, so a pattern type's time per access method runs from open to close. The
+// write and rewrite tests keep the file for the tests after them; the read test releases it.
+// A test's phases are the selected patterns of its type; each write or rewrite loop is
+// followed by a one-unit "sync" phase (MPI_File_sync, §5.1).
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -28,22 +30,34 @@ const char *const kTypeTitles[kPatternTypes] = {
     "separate (one file per process, non-collective)", "segmented (non-collective)",
     "seg-coll (segmented, collective)"};
 
-/// One phase of a test: which pattern, which method, I/O or the closing sync.
+/// One phase of a test: which pattern, I/O or the closing sync.
 struct PhaseDesc {
-  Method method = Method::Write;
   size_t pattern = 0; ///< index into TestMeta::patterns
   bool sync = false;
 };
 
-/// What init_module decided for one test.
+/// What init_module decided for one test: one access method of one pattern type.
 struct TestMeta {
   int procs = 1;
   int type = 0;
+  Method method = Method::Write;
   std::int64_t mpart = 0;
   std::vector<Pattern> patterns; ///< the selected patterns of this type, in file order
   std::vector<PhaseDesc> phases;
   std::map<std::string, std::map<std::string, std::string>> chunk_hints; ///< chunk -> hints
   std::vector<Phase> initial_phases; ///< the phases as init_module declared them
+};
+
+/// What the initial write left in one pattern type's file, for the rewrite and the read after
+/// it (§5.1: "rewrite and read repeat what the write measured").
+struct TypeFile {
+  std::vector<std::int64_t> write_units;   ///< per pattern: units of the last complete write
+  std::vector<std::int64_t> rewrite_units; ///< per pattern: units of the last complete rewrite
+  std::vector<double> budget;              ///< per pattern: scheduled time of its write loop
+  std::int64_t segment = 0;                ///< LSEG of types 3 and 4
+  std::int64_t segment_used = 0;           ///< bytes before the fill pattern in each segment
+  bool written = false;                    ///< the initial write completed
+  bool rewritten = false;                  ///< the rewrite completed
 };
 
 /// Splits "a:b:c" into its parts.
@@ -90,7 +104,9 @@ private:
   void start_phase(const PhaseDesc &d);
   std::int64_t unit_bytes(const PhaseDesc &d) const;
   std::int64_t pattern_base(size_t index) const;
-  void sized_by_types_0_to_2(TestContext &test);
+  void sized_by_types_0_to_2();
+  void plan_initial_write(TestContext &test);
+  void repeat_the_write(TestContext &test);
 
   // Module-wide settings.
   double scheduled_ = 0;
@@ -105,17 +121,17 @@ private:
   std::map<int, std::map<int, std::int64_t>> measured_;
   std::map<int, double> wall_start_; ///< rank 0: partition -> start of its first test
 
+  /// (partition, pattern type) -> the state of that type's file between its tests.
+  std::map<std::pair<int, int>, TypeFile> files_;
+
   // The running test.
   const TestMeta *cur_ = nullptr;
+  TypeFile *file_state_ = nullptr;
   TestContext *test_ = nullptr;
   MPI_File file_ = MPI_FILE_NULL;
   int rank_ = 0, size_ = 1;
-  std::vector<std::int64_t> write_units_;   ///< per pattern: units of its initial write
-  std::vector<std::int64_t> rewrite_units_; ///< per pattern: units of its rewrite
-  std::vector<std::int64_t> done_;          ///< per phase: units run so far
+  std::vector<std::int64_t> done_; ///< per phase: units run so far
   std::vector<std::uint8_t> buffer_;
-  std::int64_t segment_ = 0;      ///< LSEG of types 3 and 4
-  std::int64_t segment_used_ = 0; ///< bytes before the fill pattern in each segment
   Datatype filetype_;
   std::int64_t base_ = 0; ///< file offset where the current pattern starts
 };
@@ -278,6 +294,8 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
     for (const auto &p : table)
       if (types.count(p.type) && (numbers.empty() || numbers.count(p.number)))
         sum_u += p.U;
+    // One template per pattern type; the tests are then laid out method-major (§5.1).
+    std::vector<std::pair<TestMeta, TestSpec>> per_type;
     for (int type : types) {
       TestMeta m;
       m.procs = procs;
@@ -291,12 +309,6 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
         }
       if (m.patterns.empty())
         continue;
-      for (Method meth : all_methods())
-        for (size_t i = 0; i < m.patterns.size(); ++i) {
-          m.phases.push_back({meth, i, false});
-          if (meth != Method::Read)
-            m.phases.push_back({meth, i, true});
-        }
       if (s.has("ChunkHints"))
         for (const auto &w : s.texts("ChunkHints")) {
           const auto parts = split(w, ':');
@@ -312,20 +324,14 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
         }
 
       TestSpec t;
-      t.label = "P" + std::to_string(procs) + " type " + std::to_string(type);
       t.file = type == 2 ? FileUse::FilePerProcess : FileUse::Shared;
       // §5.4: never MPI_MODE_UNIQUE_OPEN (it would let MPI defer MPI_File_sync to close).
       t.amode = MPI_MODE_RDWR | MPI_MODE_CREATE;
       t.procs = procs;
       t.hints = type_hints[type];
       t.buffer_size = 0;
-      t.phases.clear();
-      for (const auto &d : m.phases) {
-        Phase ph;
-        ph.label = phase_label(d.method, m.patterns[d.pattern], d.sync);
-        ph.work_units = 1; // set per repetition in describe_test
-        t.phases.push_back(ph);
-      }
+      // Each pattern type has its own file (§5.1), kept from its write to its read.
+      t.file_suffix = ".type" + std::to_string(type);
       std::string chunk_hints;
       for (const auto &[chunk, hints] : m.chunk_hints)
         for (const auto &[k, v] : hints)
@@ -347,7 +353,8 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
                   {"max_file_size", std::to_string(max_file_size_)},
                   {"open_mode", "MPI_MODE_RDWR|MPI_MODE_CREATE (no MPI_MODE_UNIQUE_OPEN, §5.4)"},
                   {"chunk_hints", chunk_hints},
-                  {"order", "per pattern type: write, rewrite, read in one open/close"},
+                  {"order", "all pattern types written, then rewritten, then read; one open and "
+                            "close per pattern type and access method (§5.1)"},
                   {"read_rewrite", repeat_exactly_ ? "count: exactly the units of the initial write"
                                                    : "time: T/3*U/sumU, at most the units of the "
                                                      "initial write"}};
@@ -356,26 +363,46 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
       if (type >= 3)
         t.params["segment"] = "size-driven from the initial writes of types 0-2, LSEG rounded "
                               "up to 1 MB (§5.1, §5.4)";
-      // Write loops of types 0-2 are time-driven: T/3 * U/ΣU each (§5.1), ended at the
-      // pattern's share of MaxFileSize (all ranks' bytes) as a safety cap.
-      int type_u = 0;
-      for (const auto &q : m.patterns)
-        type_u += q.U;
-      for (size_t k = 0; k < m.phases.size(); ++k) {
-        const auto &d = m.phases[k];
-        const Pattern &p = m.patterns[d.pattern];
-        if (d.method != Method::Write || d.sync || type > 2 || p.U == 0 || fixed_units_ > 0)
-          continue;
-        t.phases[k].time_budget_s = pattern_budget(scheduled_, p.U, sum_u);
-        const std::int64_t per_unit = procs * p.L; // type 2: the sum of the ranks' files
-        if (max_file_size_ > 0 && type_u > 0)
-          t.phases[k].max_work_units =
-              std::max<std::int64_t>(1, max_file_size_ / type_u * p.U / per_unit);
-      }
-      m.initial_phases = t.phases;
-      meta_.push_back(std::move(m));
-      specs.push_back(std::move(t));
+      per_type.emplace_back(std::move(m), std::move(t));
     }
+    for (Method method : all_methods())
+      for (const auto &[type_meta, type_spec] : per_type) {
+        TestMeta m = type_meta;
+        TestSpec t = type_spec;
+        m.method = method;
+        t.label = "P" + std::to_string(procs) + " type " + std::to_string(m.type) + " " +
+                  method_name(method);
+        t.params["access_method"] = method_name(method);
+        // The write and the rewrite leave the file for the tests after them; the read is its
+        // last use, after which the harness deletes it (the next partition writes it anew).
+        t.keep_file = method != Method::Read;
+        t.phases.clear();
+        for (size_t i = 0; i < m.patterns.size(); ++i) {
+          m.phases.push_back({i, false});
+          if (method != Method::Read)
+            m.phases.push_back({i, true});
+        }
+        for (const auto &d : m.phases) {
+          Phase ph;
+          ph.label = phase_label(method, m.patterns[d.pattern], d.sync);
+          ph.work_units = 1; // set per repetition in describe_test
+          const Pattern &p = m.patterns[d.pattern];
+          // Write loops of types 0-2 are time-driven: T/3 * U/ΣU each (§5.1), ended at the
+          // pattern's share of MaxFileSize (all ranks' bytes) as a safety cap. All selected
+          // pattern types' files exist together, so the cap is shared by U over all of them.
+          if (method == Method::Write && !d.sync && m.type <= 2 && p.U > 0 && fixed_units_ == 0) {
+            ph.time_budget_s = pattern_budget(scheduled_, p.U, sum_u);
+            const std::int64_t per_unit = procs * p.L; // type 2: the sum of the ranks' files
+            if (max_file_size_ > 0 && sum_u > 0)
+              ph.max_work_units =
+                  std::max<std::int64_t>(1, max_file_size_ / sum_u * p.U / per_unit);
+          }
+          t.phases.push_back(ph);
+        }
+        m.initial_phases = t.phases;
+        meta_.push_back(std::move(m));
+        specs.push_back(std::move(t));
+      }
   }
   if (meta_.empty())
     throw Error("no b_eff_io pattern is selected",
@@ -383,13 +410,13 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   return specs;
 }
 
-void BeffIo::sized_by_types_0_to_2(TestContext &test) {
+void BeffIo::sized_by_types_0_to_2() {
   // §5.1, §5.4: types 3 and 4 are size-driven. For each chunk size l the repetition factor comes
   // from what types 0-2 measured for that l in this partition's initial write; LSEG is the sum
   // of l times those factors, rounded up to a multiple of 1 MB.
   const auto &measured = measured_[cur_->procs];
   const auto table = table2(cur_->mpart);
-  std::vector<std::int64_t> reps(cur_->patterns.size(), 1);
+  TypeFile &f = *file_state_;
   std::vector<std::pair<std::int64_t, std::int64_t>> l_and_reps;
   for (size_t i = 0; i < cur_->patterns.size(); ++i) {
     const Pattern &p = cur_->patterns[i];
@@ -397,34 +424,82 @@ void BeffIo::sized_by_types_0_to_2(TestContext &test) {
       continue;
     if (p.U > 0) {
       if (fixed_units_ > 0) {
-        reps[i] = fixed_units_;
+        f.write_units[i] = fixed_units_;
       } else {
         std::vector<ChunkMeasurement> ms;
         for (const auto &q : table)
           if (q.type <= 2 && q.chunk == p.chunk && q.U > 0 && measured.count(q.number))
             ms.push_back({measured.at(q.number) * (q.L / q.l), q.U});
-        reps[i] = segment_repetitions(p.U, ms);
+        f.write_units[i] = segment_repetitions(p.U, ms);
       }
     }
-    l_and_reps.emplace_back(p.l, reps[i]);
+    l_and_reps.emplace_back(p.l, f.write_units[i]);
   }
-  segment_ = segment_size(l_and_reps);
-  segment_used_ = 0;
+  f.segment = segment_size(l_and_reps);
+  f.segment_used = 0;
   for (const auto &[l, r] : l_and_reps)
-    segment_used_ += l * r;
+    f.segment_used += l * r;
+  if (rank_ == 0)
+    notes_["segment_size"][std::to_string(cur_->procs)] = f.segment;
+}
+
+void BeffIo::plan_initial_write(TestContext &test) {
+  // A new initial write: whatever an earlier repetition left is replaced.
+  TypeFile &f = *file_state_;
+  f = TypeFile{};
+  const size_t n = cur_->patterns.size();
+  f.write_units.assign(n, 1);
+  f.rewrite_units.assign(n, 0);
+  f.budget.assign(n, 0);
   for (size_t k = 0; k < cur_->phases.size(); ++k) {
     const auto &d = cur_->phases[k];
-    test.spec->phases[k].time_budget_s = 0;
-    test.spec->phases[k].work_units = d.sync ? 1 : reps[d.pattern];
+    const Pattern &p = cur_->patterns[d.pattern];
+    if (!d.sync)
+      f.budget[d.pattern] = test.spec->phases[k].time_budget_s;
+    if (!d.sync && p.U > 0 && fixed_units_ > 0)
+      test.spec->phases[k].work_units = fixed_units_;
   }
-  for (size_t i = 0; i < cur_->patterns.size(); ++i)
-    write_units_[i] = reps[i];
-  if (test.rank == 0 && test.rep == 0)
-    notes_["segment_size"][std::to_string(cur_->procs)] = segment_;
+  if (cur_->type >= 3) {
+    sized_by_types_0_to_2();
+    for (size_t k = 0; k < cur_->phases.size(); ++k) {
+      const auto &d = cur_->phases[k];
+      test.spec->phases[k].time_budget_s = 0;
+      test.spec->phases[k].work_units = d.sync ? 1 : f.write_units[d.pattern];
+    }
+  }
+}
+
+void BeffIo::repeat_the_write(TestContext &test) {
+  const TypeFile &f = *file_state_;
+  const std::string what = "pattern type " + std::to_string(cur_->type) + " on " +
+                           std::to_string(cur_->procs) + " processes";
+  if (!f.written)
+    throw Error("the initial write of " + what + " did not complete, so there is nothing to " +
+                    method_name(cur_->method),
+                "see the error of that type's write test above");
+  if (cur_->method == Method::Read && verify_ && !f.rewritten)
+    throw Error("the rewrite of " + what +
+                    " did not complete, so the data read back cannot be "
+                    "verified",
+                "see the error of that type's rewrite test above");
+  // Rewrite and read repeat each pattern for the write's scheduled time (§5.1), never past what
+  // the initial write wrote; ReadRewrite count (and size-driven types 3, 4) repeat it exactly.
+  for (size_t k = 0; k < cur_->phases.size(); ++k) {
+    const auto &d = cur_->phases[k];
+    Phase &ph = test.spec->phases[k];
+    if (d.sync)
+      continue;
+    const std::int64_t n = f.write_units[d.pattern];
+    const double budget = repeat_exactly_ ? 0.0 : f.budget[d.pattern];
+    ph.work_units = n;
+    ph.time_budget_s = budget;
+    ph.max_work_units = budget > 0 ? n : 0;
+  }
 }
 
 void BeffIo::describe_test(TestContext &test) {
   cur_ = &meta_.at(static_cast<size_t>(test.test_index));
+  file_state_ = &files_[{cur_->procs, cur_->type}];
   test_ = &test;
   file_ = test.file;
   rank_ = test.rank;
@@ -432,18 +507,15 @@ void BeffIo::describe_test(TestContext &test) {
   if (test.rank == 0 && !wall_start_.count(cur_->procs))
     wall_start_[cur_->procs] = MPI_Wtime();
   test.spec->phases = cur_->initial_phases;
-  write_units_.assign(cur_->patterns.size(), 1);
-  rewrite_units_.assign(cur_->patterns.size(), 0);
   done_.assign(cur_->phases.size(), 0);
-  segment_ = segment_used_ = 0;
-  for (size_t k = 0; k < cur_->phases.size(); ++k) {
-    const auto &d = cur_->phases[k];
-    const Pattern &p = cur_->patterns[d.pattern];
-    if (d.method == Method::Write && !d.sync && p.U > 0 && fixed_units_ > 0)
-      test.spec->phases[k].work_units = fixed_units_;
+  if (cur_->method == Method::Write)
+    plan_initial_write(test);
+  else
+    repeat_the_write(test);
+  if (cur_->method == Method::Rewrite) {
+    file_state_->rewritten = false;
+    file_state_->rewrite_units.assign(cur_->patterns.size(), 0);
   }
-  if (cur_->type >= 3)
-    sized_by_types_0_to_2(test);
 
   std::int64_t largest = kMiB; // the fill pattern writes less than 1 MB (LSEG is rounded up)
   for (const auto &p : cur_->patterns)
@@ -461,7 +533,7 @@ void BeffIo::describe_test(TestContext &test) {
 std::int64_t BeffIo::unit_bytes(const PhaseDesc &d) const {
   const Pattern &p = cur_->patterns[d.pattern];
   if (p.fill)
-    return segment_ - segment_used_;
+    return file_state_->segment - file_state_->segment_used;
   return p.L;
 }
 
@@ -472,7 +544,7 @@ std::int64_t BeffIo::pattern_base(size_t index) const {
     const Pattern &q = cur_->patterns[j];
     if (q.fill)
       continue;
-    base += write_units_[j] * q.L * (cur_->type <= 1 ? size_ : 1);
+    base += file_state_->write_units[j] * q.L * (cur_->type <= 1 ? size_ : 1);
   }
   return base;
 }
@@ -491,11 +563,13 @@ template <class Fn> void BeffIo::for_each_piece(const PhaseDesc &d, std::int64_t
   case 2: // the rank's own file
     fn(0, base_ + u * p.l, p.l);
     break;
-  default: // the rank's segment of the shared file
+  default: { // the rank's segment of the shared file
+    const std::int64_t seg = file_state_->segment, used = file_state_->segment_used;
     if (p.fill)
-      fn(0, r * segment_ + segment_used_, segment_ - segment_used_);
+      fn(0, r * seg + used, seg - used);
     else
-      fn(0, r * segment_ + base_ + u * p.l, p.l);
+      fn(0, r * seg + base_ + u * p.l, p.l);
+  }
   }
 }
 
@@ -531,7 +605,9 @@ void BeffIo::start_phase(const PhaseDesc &d) {
     break;
   default:
     mpi_check(
-        MPI_File_seek(file_, rank_ * segment_ + (p.fill ? segment_used_ : base_), MPI_SEEK_SET),
+        MPI_File_seek(file_,
+                      rank_ * file_state_->segment + (p.fill ? file_state_->segment_used : base_),
+                      MPI_SEEK_SET),
         "MPI_File_seek");
   }
 }
@@ -544,12 +620,12 @@ void BeffIo::before_work_unit(UnitContext &unit) {
     start_phase(d);
   if (!verify_)
     return;
-  if (d.method == Method::Read) {
+  if (cur_->method == Method::Read) {
     std::fill(buffer_.begin(), buffer_.end(), 0);
     return;
   }
   // Verify: every byte is stamp(rank, file offset, generation); the rewrite is generation 1.
-  const int gen = d.method == Method::Write ? 0 : 1;
+  const int gen = cur_->method == Method::Write ? 0 : 1;
   for_each_piece(d, unit.unit, [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
     stamp_fill(buffer_.data() + buf, len, rank_, off, gen);
   });
@@ -566,7 +642,7 @@ std::int64_t BeffIo::work_unit(UnitContext &unit) {
   const int count = static_cast<int>(bytes);
   void *buf = buffer_.data();
   MPI_Status st;
-  const bool write = d.method != Method::Read;
+  const bool write = cur_->method != Method::Read;
   int rc = MPI_SUCCESS;
   const char *call = "";
   switch (cur_->type) {
@@ -613,43 +689,34 @@ std::int64_t BeffIo::work_unit(UnitContext &unit) {
 void BeffIo::after_work_unit(UnitContext &unit) {
   const auto k = static_cast<size_t>(unit.phase);
   const PhaseDesc &d = cur_->phases[k];
+  TypeFile &f = *file_state_;
   done_[k] = unit.unit + 1;
-  if (d.sync && d.method == Method::Write) {
-    // The write loop of this pattern is over (the root's schedule ended it): the rewrite and the
-    // read repeat exactly what it wrote (§5.1). The harness reads a phase's work_units when the
-    // phase starts, so the later phases of this test can still be set here.
+  const bool last_phase = k + 1 == cur_->phases.size();
+  if (d.sync && cur_->method == Method::Write) {
+    // The write loop of this pattern is over (the root's schedule ended it): the patterns after
+    // it start where it ended, and the rewrite and the read repeat it (§5.1).
     const size_t io_phase = k - 1;
     const std::int64_t n = done_[io_phase];
-    write_units_[d.pattern] = n;
+    f.write_units[d.pattern] = n;
     const Pattern &p = cur_->patterns[d.pattern];
     if (cur_->type <= 2 && test_->rep == 0)
       measured_[cur_->procs][p.number] = n;
     const Phase &ran = test_->spec->phases[io_phase];
     if (ran.max_work_units > 0 && n >= ran.max_work_units && test_->rank == 0)
-      notes_["capped"].push_back(test_->spec->phases[io_phase].label + " (P" +
-                                 std::to_string(cur_->procs) + ")");
-    // Rewrite and read repeat the pattern for the same scheduled time (§5.1), never past what
-    // the initial write wrote; ReadRewrite count makes them repeat it exactly.
-    const double budget = cur_->type <= 2 && !repeat_exactly_ ? ran.time_budget_s : 0.0;
-    for (size_t j = 0; j < cur_->phases.size(); ++j) {
-      const auto &e = cur_->phases[j];
-      if (e.pattern == d.pattern && e.method != Method::Write && !e.sync) {
-        test_->spec->phases[j].time_budget_s = budget;
-        test_->spec->phases[j].max_work_units = budget > 0 ? n : 0;
-        test_->spec->phases[j].work_units = n;
-      }
-    }
+      notes_["capped"].push_back(ran.label + " (P" + std::to_string(cur_->procs) + ")");
+    f.written = last_phase;
     return;
   }
-  if (d.sync && d.method == Method::Rewrite) {
-    rewrite_units_[d.pattern] = done_[k - 1];
+  if (d.sync && cur_->method == Method::Rewrite) {
+    f.rewrite_units[d.pattern] = done_[k - 1];
+    f.rewritten = last_phase;
     return;
   }
-  if (d.sync || !verify_ || d.method != Method::Read)
+  if (d.sync || !verify_ || cur_->method != Method::Read)
     return;
   for_each_piece(d, unit.unit, [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
     // A time-driven rewrite may have ended before the last unit the write wrote.
-    const int gen = unit.unit < rewrite_units_[d.pattern] ? 1 : 0;
+    const int gen = unit.unit < f.rewrite_units[d.pattern] ? 1 : 0;
     const std::int64_t bad = stamp_mismatch(buffer_.data() + buf, len, rank_, off, gen);
     if (bad >= 0)
       throw Error("verify: pattern " + std::to_string(cur_->patterns[d.pattern].number) +
@@ -665,7 +732,7 @@ void BeffIo::cleanup_test(TestContext &test) {
   filetype_.reset();
   buffer_.clear();
   buffer_.shrink_to_fit();
-  if (test.rank == 0 && wall_start_.count(cur_->procs))
+  if (cur_ && test.rank == 0 && wall_start_.count(cur_->procs))
     notes_["wall_time_s"][std::to_string(cur_->procs)] = MPI_Wtime() - wall_start_[cur_->procs];
   file_ = MPI_FILE_NULL;
 }

@@ -265,13 +265,22 @@ nlohmann::json summarize_results(const nlohmann::json &module_results,
       continue;
     }
     ps.types_present.insert(type);
+    // The test's access method; its phases say it too (a record without the parameter).
+    Method method = Method::Write;
+    const std::string method_param = param(test, "access_method", "");
+    for (Method m : all_methods())
+      if (method_param == method_name(m))
+        method = m;
     for (const auto &rep : test["reps"]) {
       const double open_t = num(rep, "open_time_s"), close_t = num(rep, "close_time_s");
-      // §5.1: a pattern type's bandwidth is bytes / time from opening to closing the file. All
-      // three methods share one open file here: the open counts for the initial write (which
-      // creates the file), the close for the read (which ends the file's use).
-      ps.type_method[type][0].add(0, open_t);
-      ps.type_method[type][2].add(0, close_t);
+      if (method_param.empty() && rep.contains("phases") && !rep["phases"].empty()) {
+        PhaseKey first;
+        if (parse_phase_label(rep["phases"][0].value("label", ""), first))
+          method = first.method;
+      }
+      // §5.1: a pattern type's bandwidth per access method is bytes / time from opening to
+      // closing the file; each test is one access method of one type, with its own open/close.
+      ps.type_method[type][static_cast<int>(method)].add(0, open_t + close_t);
       ps.timed += open_t + close_t;
       for (const auto &ph : rep["phases"]) {
         PhaseKey key;

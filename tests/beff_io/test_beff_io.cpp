@@ -92,50 +92,84 @@ nlohmann::json phase(const std::string &label, double mib, double t) {
   return {{"label", label}, {"units", 1}, {"bytes", mib * M}, {"aggregate_time_s", t}};
 }
 
-/// One test record of the harness's shape: one pattern per type, given MiB and times.
-nlohmann::json fake_test(int procs, int type, double mib0, double write_sync) {
+/// The three test records (write, rewrite, read) of one pattern type in the harness's shape:
+/// one pattern, `mib` MiB per method, open and close 0.25 s each. Write 1.5 s plus its sync,
+/// rewrite 2.0 s, read 0.5 s. with_method: give the access_method parameter (records without
+/// it are recognised by their phase labels).
+std::vector<nlohmann::json> fake_tests(int procs, int type, double mib, double write_sync,
+                                       bool with_method = true) {
   const std::string n = std::to_string(type * 9);
-  nlohmann::json rep = {{"open_time_s", 0.5}, {"close_time_s", 0.5}};
-  rep["phases"] = {phase("write " + n + " 1M", mib0, 1.5),
-                   phase("write " + n + " sync", 0, write_sync),
-                   phase("rewrite " + n + " 1M", mib0, 2.0), phase("rewrite " + n + " sync", 0, 0),
-                   phase("read " + n + " 1M", mib0, 0.5)};
-  return {{"label", "P" + std::to_string(procs)},
-          {"params",
-           {{"partition", std::to_string(procs)},
-            {"pattern_type", std::to_string(type)},
-            {"scheduled_time_s", "60"},
-            {"all_patterns", "yes"},
-            {"mpart_by_definition", "yes"},
-            {"fixed_units", "0"}}},
-          {"reps", {rep}},
-          {"error", nullptr}};
+  const std::vector<std::pair<std::string, nlohmann::json>> methods = {
+      {"write", nlohmann::json::array({phase("write " + n + " 1M", mib, 1.5),
+                                       phase("write " + n + " sync", 0, write_sync)})},
+      {"rewrite", nlohmann::json::array({phase("rewrite " + n + " 1M", mib, 2.0),
+                                         phase("rewrite " + n + " sync", 0, 0)})},
+      {"read", nlohmann::json::array({phase("read " + n + " 1M", mib, 0.5)})}};
+  std::vector<nlohmann::json> out;
+  for (const auto &[method, phases] : methods) {
+    nlohmann::json rep = {{"open_time_s", 0.25}, {"close_time_s", 0.25}, {"phases", phases}};
+    nlohmann::json test = {
+        {"label", "P" + std::to_string(procs) + " type " + std::to_string(type) + " " + method},
+        {"params",
+         {{"partition", std::to_string(procs)},
+          {"pattern_type", std::to_string(type)},
+          {"scheduled_time_s", "60"},
+          {"all_patterns", "yes"},
+          {"mpart_by_definition", "yes"},
+          {"fixed_units", "0"}}},
+        {"reps", {rep}},
+        {"error", nullptr}};
+    if (with_method)
+      test["params"]["access_method"] = method;
+    out.push_back(test);
+  }
+  return out;
+}
+
+/// A module record holding the tests of the given types, method-major as the module runs them.
+nlohmann::json fake_module(int procs, double mib0, double mib, double type1_sync,
+                           bool with_method = true) {
+  nlohmann::json mod = {{"module", "beff_io"}, {"tests", nlohmann::json::array()}};
+  std::vector<std::vector<nlohmann::json>> per_type;
+  for (int t = 0; t < 5; ++t)
+    per_type.push_back(
+        fake_tests(procs, t, t == 0 ? mib0 : mib, t == 1 ? type1_sync : 0.0, with_method));
+  for (int m = 0; m < 3; ++m)
+    for (int t = 0; t < 5; ++t)
+      mod["tests"].push_back(per_type[static_cast<size_t>(t)][static_cast<size_t>(m)]);
+  return mod;
 }
 
 } // namespace
 
-TEST_CASE("summary: bytes over open-to-close time, weights, maximum over partitions",
+TEST_CASE("summary: bytes over open-to-close time per method, weights, maximum over partitions",
           "[beff][math]") {
-  nlohmann::json mod = {{"module", "beff_io"}, {"tests", nlohmann::json::array()}};
   // Partition 2: type 0 moves 20 MiB per method, the others 10 MiB; type 1's write sync takes
-  // 0.5 s. Write time = open 0.5 + 1.5 (+ sync); rewrite 2.0; read 0.5 + close 0.5.
-  for (int t = 0; t < 5; ++t)
-    mod["tests"].push_back(fake_test(2, t, t == 0 ? 20 : 10, t == 1 ? 0.5 : 0.0));
-  // Partition 1: every type 1 MiB per method -> write 0.5, rewrite 0.5, read 1 MiB/s.
-  for (int t = 0; t < 5; ++t)
-    mod["tests"].push_back(fake_test(1, t, 1, 0.0));
+  // 0.5 s. Each test's open and close add 0.5 s to its own method: write 1.5 + 0.5 (+ sync),
+  // rewrite 2.0 + 0.5, read 0.5 + 0.5.
+  nlohmann::json mod = fake_module(2, 20, 10, 0.5);
+  // Partition 1 (records without access_method): 1 MiB per method -> write 1/2 = 0.5,
+  // rewrite 1/2.5 = 0.4, read 1/1 = 1 MiB/s for every type.
+  const nlohmann::json p1_mod = fake_module(1, 1, 1, 0.0, false);
+  for (const auto &t : p1_mod["tests"])
+    mod["tests"].push_back(t);
   const auto fig = beff::summarize_results(mod, nullptr);
   const auto &p2 = fig["partitions"][1];
   REQUIRE(p2["procs"] == 2);
   // write: type 0 20/2 = 10, type 1 10/2.5 = 4, types 2-4 10/2 = 5 -> (2*10+4+15)/6 = 6.5
   CHECK(p2["methods"]["write"]["types"]["1"]["MiBps"].get<double>() == Approx(4.0));
+  CHECK(p2["methods"]["write"]["types"]["0"]["time_s"].get<double>() == Approx(2.0));
   CHECK(p2["methods"]["write"]["b_eff_io_MiBps"].get<double>() == Approx(6.5));
-  // rewrite: 10, 5, 5, 5, 5 -> (20+20)/6
-  CHECK(p2["methods"]["rewrite"]["b_eff_io_MiBps"].get<double>() == Approx(40.0 / 6));
-  // read: 20, 10, 10, 10, 10 -> (40+40)/6
+  // rewrite: 20/2.5 = 8, then 4, 4, 4, 4 -> (16+16)/6
+  CHECK(p2["methods"]["rewrite"]["types"]["0"]["MiBps"].get<double>() == Approx(8.0));
+  CHECK(p2["methods"]["rewrite"]["b_eff_io_MiBps"].get<double>() == Approx(32.0 / 6));
+  // read: 20/1 = 20, then 10, 10, 10, 10 -> (40+40)/6
   CHECK(p2["methods"]["read"]["b_eff_io_MiBps"].get<double>() == Approx(80.0 / 6));
-  CHECK(p2["b_eff_io_MiBps"].get<double>() == Approx(0.25 * 6.5 + 0.25 * 40 / 6 + 0.5 * 80 / 6));
+  CHECK(p2["b_eff_io_MiBps"].get<double>() ==
+        Approx(0.25 * 6.5 + 0.25 * 32.0 / 6 + 0.5 * 80.0 / 6));
   CHECK(p2["complete"] == true);
+  // Measured time: every test's open + phases + close: 5 types x (2 + 2.5 + 1) + type 1's sync.
+  CHECK(p2["measured_time_s"].get<double>() == Approx(5 * 5.5 + 0.5));
   // The table: per type and chunk, bytes over the pattern's own time (its sync included).
   bool seen = false;
   for (const auto &row : p2["table"])
@@ -146,7 +180,8 @@ TEST_CASE("summary: bytes over open-to-close time, weights, maximum over partiti
     }
   CHECK(seen);
   const auto &p1 = fig["partitions"][0];
-  CHECK(p1["b_eff_io_MiBps"].get<double>() == Approx(0.25 * 0.5 + 0.25 * 0.5 + 0.5 * 1.0));
+  CHECK(p1["methods"]["rewrite"]["b_eff_io_MiBps"].get<double>() == Approx(0.4));
+  CHECK(p1["b_eff_io_MiBps"].get<double>() == Approx(0.25 * 0.5 + 0.25 * 0.4 + 0.5 * 1.0));
   CHECK(fig["system"]["procs"] == 2);
   CHECK(fig["system"]["b_eff_io_MiBps"].get<double>() ==
         Approx(p2["b_eff_io_MiBps"].get<double>()));
@@ -157,17 +192,15 @@ TEST_CASE("summary: bytes over open-to-close time, weights, maximum over partiti
 
 TEST_CASE("summary: T of 15 min with every pattern meets the rule; a failed type does not",
           "[beff][math]") {
-  nlohmann::json mod = {{"tests", nlohmann::json::array()}};
-  for (int t = 0; t < 5; ++t) {
-    auto test = fake_test(4, t, 10, 0);
+  nlohmann::json mod = fake_module(4, 10, 10, 0);
+  for (auto &test : mod["tests"])
     test["params"]["scheduled_time_s"] = "900";
-    mod["tests"].push_back(test);
-  }
   CHECK(beff::summarize_results(mod, nullptr)["rule"]["meets"] == true);
-  mod["tests"][3]["error"] = {{"rank", 0}, {"message", "boom"}};
+  mod["tests"][8]["error"] = {{"rank", 0}, {"message", "boom"}}; // type 3's rewrite
   const auto fig = beff::summarize_results(mod, nullptr);
   CHECK(fig["rule"]["meets"] == false);
   CHECK(fig["partitions"][0]["complete"] == false);
+  CHECK(fig["partitions"][0]["types_failed"] == nlohmann::json::array({3}));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -281,7 +314,9 @@ std::string layout_config(const pio::test::TempDir &dir, int type, const std::st
 /// Checks every byte of the files the run left behind against the definition.
 bool image_matches(const pio::test::TempDir &dir, int type, int n) {
   bool ok = true;
-  for (const auto &[suffix, owners] : expected_owners(type, n)) {
+  // Each pattern type has its own file: TestFile.type<k> (type 2: TestFile.type2.<rank>).
+  for (const auto &[rank_suffix, owners] : expected_owners(type, n)) {
+    const std::string suffix = ".type" + std::to_string(type) + rank_suffix;
     const auto bytes = pio::test::read_bytes(dir.file("beff") + suffix);
     CHECK(bytes.size() == owners.size());
     ok = ok && bytes.size() == owners.size();
@@ -311,19 +346,30 @@ TEST_CASE("every pattern type lays out its file as §5.1 defines, verified on re
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
         const auto &mod = ran.results["modules"][0];
-        const auto &test = mod["tests"][0];
-        CHECK(test["params"]["pattern_type"] == std::to_string(type));
-        CHECK(test["file_use"] == (type == 2 ? "file-per-process" : "shared"));
+        // One test per access method, in the paper's order, each opening the type's own file.
+        REQUIRE(mod["tests"].size() == 3);
+        std::map<std::string, std::int64_t> units;
+        for (int m = 0; m < 3; ++m) {
+          const auto &test = mod["tests"][m];
+          const std::string method = beff::method_name(static_cast<beff::Method>(m));
+          CHECK(test["label"] ==
+                "P" + std::to_string(n) + " type " + std::to_string(type) + " " + method);
+          CHECK(test["params"]["access_method"] == method);
+          CHECK(test["params"]["pattern_type"] == std::to_string(type));
+          CHECK(test["file_use"] == (type == 2 ? "file-per-process" : "shared"));
+          CHECK(test["file"] ==
+                dir.file("beff") + ".type" + std::to_string(type) + (type == 2 ? ".0" : ""));
+          CHECK(test["error"].is_null());
+          for (const auto &ph : test["reps"][0]["phases"]) {
+            beff::PhaseKey k;
+            REQUIRE(beff::parse_phase_label(ph["label"], k));
+            CHECK(k.method == static_cast<beff::Method>(m));
+            if (!k.sync)
+              units[method + std::to_string(k.pattern)] = ph["units"];
+          }
+        }
         CHECK(mod["figure"]["rule"]["meets"] == false);
         // Rewrite and read repeat the write's units exactly (FixedUnits: count-driven).
-        std::map<std::string, std::int64_t> units;
-        for (const auto &ph : test["reps"][0]["phases"]) {
-          beff::PhaseKey k;
-          REQUIRE(beff::parse_phase_label(ph["label"], k));
-          if (!k.sync)
-            units[std::string(beff::method_name(k.method)) + std::to_string(k.pattern)] =
-                ph["units"];
-        }
         for (const auto &row : rows_of(type)) {
           const auto w = units["write" + std::to_string(row.number)];
           CHECK(w == (row.U == 0 ? 1 : kFixed));
@@ -366,9 +412,9 @@ TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follo
     bool ok = true;
     const std::map<int, int> U = {{3, 4}, {4, 2}, {19, 2}, {20, 1}};
     double timed = 0;
+    std::map<int, std::int64_t> written; // pattern -> units of its write (an earlier test)
     for (const auto &test : ran.results["modules"][0]["tests"]) {
       CHECK(test["params"]["sum_U"] == "9");
-      std::map<int, std::int64_t> written;
       for (const auto &ph : test["reps"][0]["phases"]) {
         beff::PhaseKey k;
         REQUIRE(beff::parse_phase_label(ph["label"], k));
@@ -387,6 +433,7 @@ TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follo
           written[k.pattern] = units;
         } else {
           // Rewrite and read: the same scheduled time, never more units than were written.
+          REQUIRE(written.count(k.pattern));
           CHECK(units <= written[k.pattern]);
           ok = ok && units <= written[k.pattern];
         }
@@ -399,28 +446,66 @@ TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follo
     CHECK(fig["rule"]["meets"] == false);
     // Loose: an oversubscribed CI machine; the schedule, not the speed, is under test.
     CHECK(timed < 30 * 3.0);
+    // The files the write kept for the rewrite and read are gone after the run.
+    for (const char *suffix : {".type0", ".type2.0"}) {
+      INFO(suffix);
+      CHECK_FALSE(pio::test::exists(dir.file("sched") + suffix));
+      ok = ok && !pio::test::exists(dir.file("sched") + suffix);
+    }
     return ok;
   }));
 }
 
-TEST_CASE("partitions run on the first ranks; the system value is their maximum",
+TEST_CASE("partitions run on the first ranks, each in the paper's order; the system value is "
+          "their maximum",
           "[beff][partitions]") {
-  if (pio::test::size() < 2)
-    return;
+  const int n = pio::test::size();
   pio::test::TempDir dir;
   const std::string conf = "TestFile " + dir.file("parts") +
                            "\n<ap_module>\nModuleName beff_io\nScheduledTime 1\nPartitions 1 " +
-                           std::to_string(pio::test::size()) +
-                           "\nPatternTypes 2\nPatterns 21\nFixedUnits 4\n</ap_module>\n";
+                           std::to_string(n) +
+                           "\nPatternTypes 0 2\nPatterns 5 21\nFixedUnits 4\n</ap_module>\n";
   const auto ran = pio::test::run_config(dir, "parts", conf);
   INFO(ran.err);
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &mod = ran.results["modules"][0];
-    CHECK(mod["tests"].size() == 2);
-    CHECK(mod["tests"][0]["procs"] == 1);
-    CHECK(mod["tests"][1]["procs"] == pio::test::size());
     const auto &fig = mod["figure"];
+    // §5.1: per partition, every type's write, then every type's rewrite, then every read.
+    std::vector<std::string> labels;
+    for (const auto &test : mod["tests"])
+      labels.push_back(test["label"]);
+    std::vector<std::string> expected;
+    for (int procs : n > 1 ? std::vector<int>{1, n} : std::vector<int>{1})
+      for (const char *method : {"write", "rewrite", "read"})
+        for (int type : {0, 2})
+          expected.push_back("P" + std::to_string(procs) + " type " + std::to_string(type) + " " +
+                             method);
+    CHECK(labels == expected);
+    // Each test is one access method of one type, timed from its own open to its own close.
+    for (const auto &test : mod["tests"]) {
+      const auto &rep = test["reps"][0];
+      double t = rep["open_time_s"].get<double>() + rep["close_time_s"].get<double>();
+      double bytes = 0;
+      for (const auto &ph : rep["phases"]) {
+        t += ph["aggregate_time_s"].get<double>();
+        bytes += ph["bytes"].get<double>();
+      }
+      const int procs = test["procs"];
+      const std::string method = test["params"]["access_method"];
+      const std::string type = test["params"]["pattern_type"];
+      // Pattern 5: 4 units of 1 MB per rank; pattern 21: 4 chunks of 1 kB per rank.
+      CHECK(bytes == Approx(4.0 * procs * (type == "0" ? M : K)));
+      for (const auto &p : fig["partitions"])
+        if (p["procs"] == procs) {
+          const auto &sum = p["methods"][method]["types"][type];
+          CHECK(sum["time_s"].get<double>() == Approx(t));
+          CHECK(sum["bytes"].get<double>() == Approx(bytes));
+        }
+    }
+    // The read released each file; none is left behind.
+    CHECK_FALSE(pio::test::exists(dir.file("parts") + ".type0"));
+    CHECK_FALSE(pio::test::exists(dir.file("parts") + ".type2.0"));
     double best = 0;
     int best_procs = 0;
     for (const auto &p : fig["partitions"])
@@ -430,6 +515,6 @@ TEST_CASE("partitions run on the first ranks; the system value is their maximum"
       }
     CHECK(fig["system"]["procs"] == best_procs);
     CHECK(fig["system"]["b_eff_io_MiBps"].get<double>() == Approx(best));
-    return fig["partitions"].size() == 2;
+    return fig["partitions"].size() == (n > 1 ? 2u : 1u) && labels == expected;
   }));
 }
