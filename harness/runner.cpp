@@ -99,6 +99,7 @@ nlohmann::json rep_record(MPI_Comm tcomm, int rep, double open_t, double close_t
                   {"units", p.units},
                   {"bytes", bytes},
                   {"aggregate_time_s", p.aggregate_time},
+                  {"elapsed_time_s", p.elapsed},
                   {"bandwidth_MiBps", bandwidth(bytes, p.aggregate_time)},
                   {"rank_time_s", to_json(summarize(own))}});
   }

@@ -36,6 +36,12 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
 
   std::string pending; // an error from before/after_work_unit on this rank
   std::int64_t batch = 1, in_batch = 0;
+  const double phase_start = MPI_Wtime();
+  // Every return path records the elapsed time.
+  auto finished = [&]() -> PhaseTiming & {
+    t.elapsed = MPI_Wtime() - phase_start;
+    return t;
+  };
   while (timed_budget || t.units < phase.work_units) {
     unit.unit = t.units;
     heartbeat("before_work_unit");
@@ -43,7 +49,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
 
     // B1: untimed; agreeing on errors is the barrier.
     if ((t.failure = agree(test.comm, pending)))
-      return t;
+      return finished();
 
     heartbeat("work_unit");
     const double start = MPI_Wtime();
@@ -66,20 +72,22 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
     ++t.units;
     if (any) {
       t.failure = agree(test.comm, work_error);
-      return t;
+      return finished();
     }
     // Agreed at once (untimed): the next before_work_unit may hold collective calls.
     heartbeat("after_work_unit");
     pending = capture("after_work_unit", [&] { module.after_work_unit(unit); });
     if ((t.failure = agree(test.comm, pending)))
-      return t;
+      return finished();
 
     if (timed_budget && ++in_batch == batch) {
-      // The root alone decides from its aggregate time; everyone follows (b_eff_io §5.4).
+      // The root alone decides from its clock, read after the agreement that ended the batch
+      // (a barrier), and everyone follows (b_eff_io §5.4). Elapsed wall time, not the timed
+      // part alone: a scheduled time covers the whole run, untimed steps included.
       std::int64_t next = 0;
       if (test.rank == 0)
-        next =
-            next_batch(batch, t.units, t.aggregate_time, phase.time_budget_s, phase.max_work_units);
+        next = next_batch(batch, t.units, MPI_Wtime() - phase_start, phase.time_budget_s,
+                          phase.max_work_units);
       MPI_Bcast(&next, 1, MPI_INT64_T, 0, test.comm);
       if (next == 0)
         break;
@@ -87,7 +95,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
       in_batch = 0;
     }
   }
-  return t;
+  return finished();
 }
 
 } // namespace pio::harness

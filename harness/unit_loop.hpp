@@ -13,10 +13,12 @@ namespace pio::harness {
 
 /// What one phase measured.
 struct PhaseTiming {
-  std::int64_t units = 0;         ///< work units run
-  std::int64_t bytes = 0;         ///< bytes this rank moved (summed over ranks by the caller)
-  double aggregate_time = 0;      ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
-  double own_time = 0;            ///< sum over units of this rank's own unit time (before B2)
+  std::int64_t units = 0;    ///< work units run
+  std::int64_t bytes = 0;    ///< bytes this rank moved (summed over ranks by the caller)
+  double aggregate_time = 0; ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
+  double own_time = 0;       ///< sum over units of this rank's own unit time (before B2)
+  double elapsed =
+      0; ///< wall time from the phase's start to its last agreement (untimed parts too)
   std::optional<Failure> failure; ///< set on every rank if any rank failed in the phase
 };
 
@@ -25,7 +27,9 @@ struct PhaseTiming {
 /// allreduce: a barrier that also tells every rank whether any unit failed); stop clock;
 /// after_work_unit (untimed). Count-driven phases run phase.work_units units; time-driven
 /// phases grow the repetition factor geometrically (1, 2, 4, ...; b_eff_io §5.4), the root
-/// deciding after each batch from its aggregate time and broadcasting the next batch size.
+/// deciding after each batch from the phase's elapsed wall time (its clock, read after the
+/// batch's last agreement, untimed parts included, so time-driven phases fit a scheduled
+/// time) and broadcasting the next batch size.
 PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool flush,
                       bool collective);
 

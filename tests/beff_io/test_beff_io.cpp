@@ -153,9 +153,17 @@ TEST_CASE("summary: bytes over open-to-close time per method, weights, maximum o
   const nlohmann::json p1_mod = fake_module(1, 1, 1, 0.0, false);
   for (const auto &t : p1_mod["tests"])
     mod["tests"].push_back(t);
-  const auto fig = beff::summarize_results(mod, nullptr);
+  // The module's own notes: partition 2 took 63 s of wall time (T = 60 s: +5 %).
+  const nlohmann::json notes = {{"wall_time_s", {{"2", 63.0}}}};
+  const auto fig = beff::summarize_results(mod, notes);
   const auto &p2 = fig["partitions"][1];
   REQUIRE(p2["procs"] == 2);
+  CHECK(p2["schedule"]["actual_time_s"].get<double>() == Approx(63.0));
+  CHECK(p2["schedule"]["deviation"].get<double>() == Approx(0.05));
+  CHECK(p2["schedule"]["within_10_percent"] == true);
+  // Partition 1 has no wall time: its I/O steps' time (5 x 5.5 s) is 54 % short of T.
+  CHECK(fig["partitions"][0]["schedule"]["actual_time_s"].get<double>() == Approx(27.5));
+  CHECK(fig["partitions"][0]["schedule"]["within_10_percent"] == false);
   // write: type 0 20/2 = 10, type 1 10/2.5 = 4, types 2-4 10/2 = 5 -> (2*10+4+15)/6 = 6.5
   CHECK(p2["methods"]["write"]["types"]["1"]["MiBps"].get<double>() == Approx(4.0));
   CHECK(p2["methods"]["write"]["types"]["0"]["time_s"].get<double>() == Approx(2.0));
@@ -419,6 +427,7 @@ TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follo
         beff::PhaseKey k;
         REQUIRE(beff::parse_phase_label(ph["label"], k));
         const double t = ph["aggregate_time_s"];
+        const double elapsed = ph["elapsed_time_s"];
         timed += t;
         if (k.sync)
           continue;
@@ -427,9 +436,10 @@ TEST_CASE("time-driven schedule: each write loop runs T/3*U/sumU, the rest follo
         if (k.method == beff::Method::Write) {
           // The root stops a loop only once its budget is spent (no MaxFileSize cap here).
           const double budget = 3.0 / 3.0 * U.at(k.pattern) / 9.0;
-          INFO("pattern " << k.pattern << " ran " << t << " s of " << budget);
-          CHECK(t >= budget);
-          ok = ok && t >= budget;
+          INFO("pattern " << k.pattern << " ran " << elapsed << " s of " << budget);
+          CHECK(elapsed >= budget);
+          CHECK(t <= elapsed);
+          ok = ok && elapsed >= budget && t <= elapsed;
           written[k.pattern] = units;
         } else {
           // Rewrite and read: the same scheduled time, never more units than were written.
