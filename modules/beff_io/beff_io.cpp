@@ -94,6 +94,7 @@ public:
   std::int64_t work_unit(UnitContext &unit) override;
   void after_work_unit(UnitContext &unit) override;
   void cleanup_test(TestContext &test) override;
+  void cleanup_module(const ModuleContext &) override { std::vector<std::uint8_t>().swap(buffer_); }
   nlohmann::json summarize(const nlohmann::json &module_results) override {
     return summarize_results(module_results, notes_);
   }
@@ -520,9 +521,10 @@ void BeffIo::describe_test(TestContext &test) {
   std::int64_t largest = kMiB; // the fill pattern writes less than 1 MB (LSEG is rounded up)
   for (const auto &p : cur_->patterns)
     largest = std::max(largest, p.L);
-  buffer_.assign(static_cast<size_t>(largest), 0);
-  if (!verify_)
-    std::fill(buffer_.begin(), buffer_.end(), static_cast<std::uint8_t>(0x5A));
+  // One buffer for the whole module, grown when needed: M_PART can be hundreds of MB, and
+  // allocating and filling it for each of the 15 tests of a partition would eat into T.
+  if (buffer_.size() < static_cast<size_t>(largest))
+    buffer_.assign(static_cast<size_t>(largest), verify_ ? 0 : 0x5A);
   // Type 1 with shared pointers works on the plain byte view; setting it resets the shared
   // pointer to the start of the file.
   if (cur_->type == 1 && shared_pointers_)
@@ -621,7 +623,7 @@ void BeffIo::before_work_unit(UnitContext &unit) {
   if (!verify_)
     return;
   if (cur_->method == Method::Read) {
-    std::fill(buffer_.begin(), buffer_.end(), 0);
+    std::fill_n(buffer_.begin(), unit_bytes(d), 0); // no stale stamp can pass the check
     return;
   }
   // Verify: every byte is stamp(rank, file offset, generation); the rewrite is generation 1.
@@ -730,8 +732,6 @@ void BeffIo::after_work_unit(UnitContext &unit) {
 
 void BeffIo::cleanup_test(TestContext &test) {
   filetype_.reset();
-  buffer_.clear();
-  buffer_.shrink_to_fit();
   if (cur_ && test.rank == 0 && wall_start_.count(cur_->procs))
     notes_["wall_time_s"][std::to_string(cur_->procs)] = MPI_Wtime() - wall_start_[cur_->procs];
   file_ = MPI_FILE_NULL;
