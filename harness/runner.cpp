@@ -100,6 +100,7 @@ nlohmann::json rep_record(MPI_Comm tcomm, int rep, double open_t, double close_t
                   {"bytes", bytes},
                   {"aggregate_time_s", p.aggregate_time},
                   {"elapsed_time_s", p.elapsed},
+                  {"time_budget_s", spec.phases[k].time_budget_s},
                   {"bandwidth_MiBps", bandwidth(bytes, p.aggregate_time)},
                   {"rank_time_s", to_json(summarize(own))}});
   }

@@ -42,6 +42,7 @@ struct TestMeta {
   int type = 0;
   Method method = Method::Write;
   std::int64_t mpart = 0;
+  int sum_u = 0;                 ///< ΣU over the selected patterns of all types
   std::vector<Pattern> patterns; ///< the selected patterns of this type, in file order
   std::vector<PhaseDesc> phases;
   std::map<std::string, std::map<std::string, std::string>> chunk_hints; ///< chunk -> hints
@@ -108,6 +109,11 @@ private:
   void sized_by_types_0_to_2();
   void plan_initial_write(TestContext &test);
   void repeat_the_write(TestContext &test);
+  void keep_schedule(size_t phase);
+  void rewind_pattern(const PhaseDesc &d);
+  /// The unit of the initial write that unit u of a rewrite or read repeats (they cycle
+  /// through what the write wrote when their scheduled time outlasts it).
+  std::int64_t slot(const PhaseDesc &d, std::int64_t u) const;
 
   // Module-wide settings.
   double scheduled_ = 0;
@@ -132,6 +138,11 @@ private:
   MPI_File file_ = MPI_FILE_NULL;
   int rank_ = 0, size_ = 1;
   std::vector<std::int64_t> done_; ///< per phase: units run so far
+  std::vector<double> nominal_;    ///< per phase: scheduled time T/3*U/ΣU (0: count-driven)
+
+  /// The running schedule (rank 0, which alone decides when a time-driven loop ends):
+  /// partition -> scheduled time of the patterns started so far, T/3*U/ΣU each.
+  std::map<int, double> scheduled_so_far_;
   std::vector<std::uint8_t> buffer_;
   Datatype filetype_;
   std::int64_t base_ = 0; ///< file offset where the current pattern starts
@@ -302,6 +313,7 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
       m.procs = procs;
       m.type = type;
       m.mpart = mpart;
+      m.sum_u = sum_u;
       std::string list;
       for (const auto &p : table)
         if (p.type == type && (numbers.empty() || numbers.count(p.number))) {
@@ -357,8 +369,8 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
                   {"order", "all pattern types written, then rewritten, then read; one open and "
                             "close per pattern type and access method (§5.1)"},
                   {"read_rewrite", repeat_exactly_ ? "count: exactly the units of the initial write"
-                                                   : "time: T/3*U/sumU, at most the units of the "
-                                                     "initial write"}};
+                                                   : "time: T/3*U/sumU, cycling through the "
+                                                     "units of the initial write"}};
       if (type == 1)
         t.params["positioning"] = positioning;
       if (type >= 3)
@@ -483,8 +495,9 @@ void BeffIo::repeat_the_write(TestContext &test) {
                     " did not complete, so the data read back cannot be "
                     "verified",
                 "see the error of that type's rewrite test above");
-  // Rewrite and read repeat each pattern for the write's scheduled time (§5.1), never past what
-  // the initial write wrote; ReadRewrite count (and size-driven types 3, 4) repeat it exactly.
+  // Rewrite and read repeat each pattern of the initial write for the pattern's scheduled time
+  // (§5.1), cycling through the units the write wrote if the time outlasts them (slot());
+  // ReadRewrite count (and the size-driven types 3, 4) repeat exactly the write's units.
   for (size_t k = 0; k < cur_->phases.size(); ++k) {
     const auto &d = cur_->phases[k];
     Phase &ph = test.spec->phases[k];
@@ -494,7 +507,7 @@ void BeffIo::repeat_the_write(TestContext &test) {
     const double budget = repeat_exactly_ ? 0.0 : f.budget[d.pattern];
     ph.work_units = n;
     ph.time_budget_s = budget;
-    ph.max_work_units = budget > 0 ? n : 0;
+    ph.max_work_units = 0;
   }
 }
 
@@ -513,6 +526,10 @@ void BeffIo::describe_test(TestContext &test) {
     plan_initial_write(test);
   else
     repeat_the_write(test);
+  nominal_.clear();
+  for (const auto &d : cur_->phases)
+    nominal_.push_back(
+        d.sync ? 0.0 : pattern_budget(scheduled_, cur_->patterns[d.pattern].U, cur_->sum_u));
   if (cur_->method == Method::Rewrite) {
     file_state_->rewritten = false;
     file_state_->rewrite_units.assign(cur_->patterns.size(), 0);
@@ -587,7 +604,7 @@ void BeffIo::start_phase(const PhaseDesc &d) {
   case 0:
   case 1:
     if (cur_->type == 1 && shared_pointers_) {
-      mpi_check(MPI_File_seek_shared(file_, base_, MPI_SEEK_SET), "MPI_File_seek_shared");
+      rewind_pattern(d);
     } else {
       // Strided view: l bytes at rank*l in every tile of size*l bytes (§5.1, Fig. 1).
       MPI_Datatype chunk = MPI_DATATYPE_NULL, tiled = MPI_DATATYPE_NULL;
@@ -602,6 +619,21 @@ void BeffIo::start_phase(const PhaseDesc &d) {
                 "MPI_File_set_view");
     }
     break;
+  default:
+    rewind_pattern(d);
+  }
+}
+
+void BeffIo::rewind_pattern(const PhaseDesc &d) {
+  const Pattern &p = cur_->patterns[d.pattern];
+  switch (cur_->type) {
+  case 0:
+  case 1:
+    if (cur_->type == 1 && shared_pointers_)
+      mpi_check(MPI_File_seek_shared(file_, base_, MPI_SEEK_SET), "MPI_File_seek_shared");
+    else // offset 0 of the pattern's strided view is its start
+      mpi_check(MPI_File_seek(file_, 0, MPI_SEEK_SET), "MPI_File_seek");
+    break;
   case 2:
     mpi_check(MPI_File_seek(file_, base_, MPI_SEEK_SET), "MPI_File_seek");
     break;
@@ -614,12 +646,38 @@ void BeffIo::start_phase(const PhaseDesc &d) {
   }
 }
 
+std::int64_t BeffIo::slot(const PhaseDesc &d, std::int64_t u) const {
+  if (cur_->method == Method::Write)
+    return u;
+  return u % std::max<std::int64_t>(1, file_state_->write_units[d.pattern]);
+}
+
+void BeffIo::keep_schedule(size_t k) {
+  // Every pattern of every method is scheduled T/3*U/ΣU (§5.1); the partition keeps to T by
+  // taking what it is behind that schedule (the syncs that end write loops, the last batch of
+  // each loop, opens and closes, size-driven types 3 and 4) off the next time-driven loop.
+  // Only the root's budget matters: it alone decides when a loop ends.
+  if (test_->rank != 0)
+    return;
+  double &so_far = scheduled_so_far_[cur_->procs];
+  Phase &ph = test_->spec->phases[k];
+  if (ph.time_budget_s > 0) {
+    const double behind = MPI_Wtime() - wall_start_.at(cur_->procs) - so_far;
+    ph.time_budget_s = catch_up_budget(ph.time_budget_s, behind);
+  }
+  so_far += nominal_[k];
+}
+
 void BeffIo::before_work_unit(UnitContext &unit) {
   const PhaseDesc &d = cur_->phases[static_cast<size_t>(unit.phase)];
   if (d.sync)
     return;
-  if (unit.unit == 0)
+  if (unit.unit == 0) {
+    keep_schedule(static_cast<size_t>(unit.phase));
     start_phase(d);
+  } else if (slot(d, unit.unit) == 0) {
+    rewind_pattern(d); // a rewrite or read that outlasts the write starts over
+  }
   if (!verify_)
     return;
   if (cur_->method == Method::Read) {
@@ -628,7 +686,7 @@ void BeffIo::before_work_unit(UnitContext &unit) {
   }
   // Verify: every byte is stamp(rank, file offset, generation); the rewrite is generation 1.
   const int gen = cur_->method == Method::Write ? 0 : 1;
-  for_each_piece(d, unit.unit, [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
+  for_each_piece(d, slot(d, unit.unit), [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
     stamp_fill(buffer_.data() + buf, len, rank_, off, gen);
   });
 }
@@ -710,15 +768,16 @@ void BeffIo::after_work_unit(UnitContext &unit) {
     return;
   }
   if (d.sync && cur_->method == Method::Rewrite) {
-    f.rewrite_units[d.pattern] = done_[k - 1];
+    f.rewrite_units[d.pattern] = std::min(done_[k - 1], f.write_units[d.pattern]);
     f.rewritten = last_phase;
     return;
   }
   if (d.sync || !verify_ || cur_->method != Method::Read)
     return;
-  for_each_piece(d, unit.unit, [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
+  const std::int64_t u = slot(d, unit.unit);
+  for_each_piece(d, u, [&](std::int64_t buf, std::int64_t off, std::int64_t len) {
     // A time-driven rewrite may have ended before the last unit the write wrote.
-    const int gen = unit.unit < f.rewrite_units[d.pattern] ? 1 : 0;
+    const int gen = u < f.rewrite_units[d.pattern] ? 1 : 0;
     const std::int64_t bad = stamp_mismatch(buffer_.data() + buf, len, rank_, off, gen);
     if (bad >= 0)
       throw Error("verify: pattern " + std::to_string(cur_->patterns[d.pattern].number) +
@@ -768,8 +827,8 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
       {"ReadRewrite",
        pio::DirectiveType::Text,
        "time",
-       "rewrite and read loops: time (same scheduled time as the write, at most the units it "
-       "wrote, §5.1) or count (exactly the units the write wrote)",
+       "rewrite and read loops: time (the pattern's scheduled time, cycling through the units "
+       "the write wrote, §5.1) or count (exactly the units the write wrote)",
        {"time", "count"}},
       {"FixedUnits", pio::DirectiveType::Integer, "0",
        "run every write loop this many units instead of the time-driven schedule (tests)"},

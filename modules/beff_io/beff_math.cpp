@@ -101,6 +101,10 @@ double pattern_budget(double scheduled_time, int units, int sum_units) {
   return scheduled_time / 3.0 * static_cast<double>(units) / static_cast<double>(sum_units);
 }
 
+double catch_up_budget(double nominal, double debt) {
+  return std::clamp(nominal - debt, kMinimumBudgetShare * nominal, nominal);
+}
+
 std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 
 std::int64_t segment_repetitions(int units, const std::vector<ChunkMeasurement> &measured) {

@@ -44,6 +44,13 @@ std::vector<Pattern> table2(std::int64_t mpart);
 std::int64_t mpart_for(std::int64_t memory_per_process);
 /// Scheduled time of one pattern's write loop: T/3 * U/ΣU (§5.1, §5.4).
 double pattern_budget(double scheduled_time, int units, int sum_units);
+/// Smallest share of its scheduled time a pattern keeps when earlier patterns overran.
+inline constexpr double kMinimumBudgetShare = 0.25;
+/// The running schedule: a time-driven loop scheduled for `nominal` seconds gets what is left
+/// after the partition's earlier patterns overran by `debt` seconds (their closing syncs and
+/// last batches), never more than `nominal` and never less than kMinimumBudgetShare of it, so
+/// the partition keeps to T.
+double catch_up_budget(double nominal, double debt);
 /// x rounded up to a multiple of m (m > 0).
 std::int64_t round_up(std::int64_t x, std::int64_t m);
 
