@@ -9,7 +9,8 @@
 // around each test, so a pattern type's time per access method runs from open to close. The
 // write and rewrite tests keep the file for the tests after them; the read test releases it.
 // A test's phases are the selected patterns of its type; each write or rewrite loop is
-// followed by a one-unit "sync" phase (MPI_File_sync, §5.1).
+// followed by a one-unit "sync" phase (MPI_File_sync, §5.1). Every loop is scheduled
+// T/3*U/ΣU; the root keeps the partition to T by taking its lag off the next time-driven loop.
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -250,7 +251,7 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   }
   notes_["positioning_type1"] = positioning;
 
-  // MaxFileSize: a safety cap on each pattern type's file (tmpfs lives in memory).
+  // MaxFileSize: a safety cap on all pattern types' files together (tmpfs lives in memory).
   if (s.has("MaxFileSize")) {
     max_file_size_ = s.size("MaxFileSize");
   } else {
@@ -833,7 +834,7 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
       {"FixedUnits", pio::DirectiveType::Integer, "0",
        "run every write loop this many units instead of the time-driven schedule (tests)"},
       {"MaxFileSize", pio::DirectiveType::Size, "",
-       "cap on one pattern type's file(s), shared by its patterns by U (default: 40% of the "
+       "cap on all pattern types' files together, shared by the patterns by U (default: 40% of the "
        "free space of the TestFile's directory)"},
       {"TypeHints", pio::DirectiveType::Texts, "",
        "MPI-IO hints per pattern type at open: TYPE:key=value ... (TYPE 0-4 or *)"},

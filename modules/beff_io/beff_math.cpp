@@ -390,6 +390,15 @@ nlohmann::json summarize_results(const nlohmann::json &module_results,
         if (it != ps.pattern_method.end())
           e[method_name(m)] = it->second.json();
       }
+      // How many times a rewrite or read went through what the write wrote (it cycles when its
+      // scheduled time outlasts the write's units; cache effects grow with it, §5.4).
+      const auto w = ps.pattern_method.find({pat, static_cast<int>(Method::Write)});
+      if (w != ps.pattern_method.end() && w->second.units > 0)
+        for (Method m : {Method::Rewrite, Method::Read})
+          if (e.contains(method_name(m)))
+            e[method_name(m)]["rounds"] =
+                static_cast<double>(e[method_name(m)]["units"].get<std::int64_t>()) /
+                static_cast<double>(w->second.units);
       jpat.push_back(e);
     }
     jp["patterns"] = jpat;

@@ -510,6 +510,11 @@ TEST_CASE("a rewrite and read that outlast the write cycle through what it wrote
                 units["read " + n] > 1;
     }
     CHECK(mod["figure"]["notes"]["capped"].size() == 3);
+    // The figure says how often each went round: units over the write's one unit.
+    for (const auto &e : mod["figure"]["partitions"][0]["patterns"]) {
+      const auto n = std::to_string(e["pattern"].get<int>());
+      CHECK(e["read"]["rounds"].get<double>() == Approx(static_cast<double>(units["read " + n])));
+    }
     return wrapped;
   }));
 }
