@@ -413,64 +413,83 @@ TEST_CASE("type 1 falls back to individual file pointers and says so", "[beff][f
 
 TEST_CASE("time-driven schedule: every loop runs T/3*U/sumU, less what earlier ones overran",
           "[beff][schedule]") {
-  pio::test::TempDir dir;
-  // Types 0 and 2 with patterns 3 (U 4), 4 (U 2), 19 (U 2), 20 (U 1): sum U = 9, T = 3 s.
-  const std::string conf = "TestFile " + dir.file("sched") +
-                           "\n<ap_module>\nModuleName beff_io\nScheduledTime 3\n"
-                           "PatternTypes 0 2\nPatterns 3 4 19 20\nMPart 2M\n</ap_module>\n";
-  const auto ran = pio::test::run_config(dir, "sched", conf);
-  INFO(ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 0));
-  REQUIRE(on_root([&] {
-    bool ok = true;
-    const std::map<int, int> U = {{3, 4}, {4, 2}, {19, 2}, {20, 1}};
-    double timed = 0;
-    int loops = 0;
-    for (const auto &test : ran.results["modules"][0]["tests"]) {
-      CHECK(test["params"]["sum_U"] == "9");
-      for (const auto &ph : test["reps"][0]["phases"]) {
-        beff::PhaseKey k;
-        REQUIRE(beff::parse_phase_label(ph["label"], k));
-        const double t = ph["aggregate_time_s"];
-        const double elapsed = ph["elapsed_time_s"];
-        timed += t;
-        if (k.sync)
-          continue;
-        ++loops;
-        const std::int64_t units = ph["units"];
-        CHECK(units >= 1);
-        // Write, rewrite and read alike: the root stops a loop only once its budget is spent
-        // (no MaxFileSize cap here); the budget is T/3*U/sumU less what the partition is behind
-        // its schedule, at least a quarter of it.
-        const double nominal = 3.0 / 3.0 * U.at(k.pattern) / 9.0;
-        const double budget = ph["time_budget_s"];
-        INFO(ph["label"] << " ran " << elapsed << " s of " << budget << " (" << nominal
-                         << " scheduled)");
-        CHECK(budget <= nominal + 1e-9);
-        CHECK(budget >= 0.25 * nominal - 1e-9);
-        CHECK(elapsed >= budget);
-        CHECK(t <= elapsed);
-        ok = ok && elapsed >= budget && t <= elapsed && budget <= nominal + 1e-9 &&
-             budget >= 0.25 * nominal - 1e-9;
-      }
+  // ReadRewrite count (the default): rewrite and read repeat exactly the write's units.
+  // ReadRewrite time: they are time-driven like the write.
+  for (const std::string mode : {"count", "time"}) {
+    DYNAMIC_SECTION("ReadRewrite " << mode) {
+      pio::test::TempDir dir;
+      // Types 0 and 2 with patterns 3 (U 4), 4 (U 2), 19 (U 2), 20 (U 1): sum U = 9, T = 3 s.
+      const std::string conf =
+          "TestFile " + dir.file("sched") +
+          "\n<ap_module>\nModuleName beff_io\nScheduledTime 3\nPatternTypes 0 2\n"
+          "Patterns 3 4 19 20\nMPart 2M\n" +
+          (mode == "time" ? "ReadRewrite time\n" : "") + "</ap_module>\n";
+      const auto ran = pio::test::run_config(dir, "sched", conf);
+      INFO(ran.err);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        bool ok = true;
+        const std::map<int, int> U = {{3, 4}, {4, 2}, {19, 2}, {20, 1}};
+        double timed = 0;
+        int loops = 0;
+        std::map<int, std::int64_t> written; // pattern -> units of its write (an earlier test)
+        for (const auto &test : ran.results["modules"][0]["tests"]) {
+          CHECK(test["params"]["sum_U"] == "9");
+          for (const auto &ph : test["reps"][0]["phases"]) {
+            beff::PhaseKey k;
+            REQUIRE(beff::parse_phase_label(ph["label"], k));
+            const double t = ph["aggregate_time_s"];
+            const double elapsed = ph["elapsed_time_s"];
+            timed += t;
+            if (k.sync)
+              continue;
+            ++loops;
+            const std::int64_t units = ph["units"];
+            const double budget = ph["time_budget_s"];
+            CHECK(units >= 1);
+            CHECK(t <= elapsed);
+            ok = ok && t <= elapsed;
+            if (k.method == beff::Method::Write)
+              written[k.pattern] = units;
+            if (k.method != beff::Method::Write && mode == "count") {
+              REQUIRE(written.count(k.pattern));
+              CHECK(units == written[k.pattern]);
+              CHECK(budget == 0);
+              ok = ok && units == written[k.pattern] && budget == 0;
+              continue;
+            }
+            // Time-driven: the root stops a loop only once its budget is spent (no MaxFileSize
+            // cap here); the budget is T/3*U/sumU less what the partition is behind its
+            // schedule, at least a quarter of it.
+            const double nominal = 3.0 / 3.0 * U.at(k.pattern) / 9.0;
+            INFO(ph["label"] << " ran " << elapsed << " s of " << budget << " (" << nominal
+                             << " scheduled)");
+            CHECK(budget <= nominal + 1e-9);
+            CHECK(budget >= 0.25 * nominal - 1e-9);
+            CHECK(elapsed >= budget);
+            ok = ok && elapsed >= budget && budget <= nominal + 1e-9 &&
+                 budget >= 0.25 * nominal - 1e-9;
+          }
+        }
+        CHECK(loops == 12); // 4 patterns x 3 access methods
+        const auto &fig = ran.results["modules"][0]["figure"];
+        const auto &part = fig["partitions"][0];
+        CHECK(fig["scheduled_time_s"].get<double>() == Approx(3.0));
+        CHECK(part["measured_time_s"].get<double>() == Approx(timed).margin(1.0));
+        CHECK(part["schedule"]["actual_time_s"].get<double>() >=
+              part["io_elapsed_time_s"].get<double>());
+        CHECK(part["complete"] == false); // only types 0 and 2
+        CHECK(fig["rule"]["meets"] == false);
+        // The files the write kept for the rewrite and read are gone after the run.
+        for (const char *suffix : {".type0", ".type2.0"}) {
+          INFO(suffix);
+          CHECK_FALSE(pio::test::exists(dir.file("sched") + suffix));
+          ok = ok && !pio::test::exists(dir.file("sched") + suffix);
+        }
+        return ok && loops == 12;
+      }));
     }
-    CHECK(loops == 12); // 4 patterns x 3 access methods
-    const auto &fig = ran.results["modules"][0]["figure"];
-    const auto &part = fig["partitions"][0];
-    CHECK(fig["scheduled_time_s"].get<double>() == Approx(3.0));
-    CHECK(part["measured_time_s"].get<double>() == Approx(timed).margin(1.0));
-    CHECK(part["schedule"]["actual_time_s"].get<double>() >=
-          part["io_elapsed_time_s"].get<double>());
-    CHECK(part["complete"] == false); // only types 0 and 2
-    CHECK(fig["rule"]["meets"] == false);
-    // The files the write kept for the rewrite and read are gone after the run.
-    for (const char *suffix : {".type0", ".type2.0"}) {
-      INFO(suffix);
-      CHECK_FALSE(pio::test::exists(dir.file("sched") + suffix));
-      ok = ok && !pio::test::exists(dir.file("sched") + suffix);
-    }
-    return ok && loops == 12;
-  }));
+  }
 }
 
 TEST_CASE("a rewrite and read that outlast the write cycle through what it wrote, verified",
@@ -480,9 +499,11 @@ TEST_CASE("a rewrite and read that outlast the write cycle through what it wrote
   // schedule; rewrite and read keep their scheduled time (T = 6 s, sum U = 4: 1 s for pattern
   // 5, 0.5 s each for 13 and 21), so they go round the written unit many times. Verify checks
   // every byte read in every round.
-  const std::string conf = "TestFile " + dir.file("wrap") +
-                           "\nVerify on\n<ap_module>\nModuleName beff_io\nScheduledTime 6\n"
-                           "PatternTypes 0 1 2\nPatterns 5 13 21\nMaxFileSize 1K\n</ap_module>\n";
+  const std::string conf =
+      "TestFile " + dir.file("wrap") +
+      "\nVerify on\n<ap_module>\nModuleName beff_io\nScheduledTime 6\n"
+      "PatternTypes 0 1 2\nPatterns 5 13 21\nMaxFileSize 1K\nReadRewrite time\n"
+      "</ap_module>\n";
   const auto ran = pio::test::run_config(dir, "wrap", conf);
   INFO(ran.err);
   REQUIRE(all_ranks(ran.exit_code == 0));
