@@ -827,7 +827,7 @@ PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
        {"auto", "on", "off"}},
       {"ReadRewrite",
        pio::DirectiveType::Text,
-       "count",
+       "time",
        "rewrite and read loops: time (the pattern's scheduled time, cycling through the units "
        "the write wrote, §5.1) or count (exactly the units the write wrote)",
        {"time", "count"}},

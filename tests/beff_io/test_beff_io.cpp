@@ -413,8 +413,8 @@ TEST_CASE("type 1 falls back to individual file pointers and says so", "[beff][f
 
 TEST_CASE("time-driven schedule: every loop runs T/3*U/sumU, less what earlier ones overran",
           "[beff][schedule]") {
-  // ReadRewrite count (the default): rewrite and read repeat exactly the write's units.
-  // ReadRewrite time: they are time-driven like the write.
+  // ReadRewrite count: rewrite and read repeat exactly the write's units.
+  // ReadRewrite time (the default): they are time-driven like the write.
   for (const std::string mode : {"count", "time"}) {
     DYNAMIC_SECTION("ReadRewrite " << mode) {
       pio::test::TempDir dir;
@@ -423,7 +423,7 @@ TEST_CASE("time-driven schedule: every loop runs T/3*U/sumU, less what earlier o
           "TestFile " + dir.file("sched") +
           "\n<ap_module>\nModuleName beff_io\nScheduledTime 3\nPatternTypes 0 2\n"
           "Patterns 3 4 19 20\nMPart 2M\n" +
-          (mode == "time" ? "ReadRewrite time\n" : "") + "</ap_module>\n";
+          "ReadRewrite " + mode + "\n</ap_module>\n";
       const auto ran = pio::test::run_config(dir, "sched", conf);
       INFO(ran.err);
       REQUIRE(all_ranks(ran.exit_code == 0));
