@@ -13,12 +13,11 @@ namespace pio::harness {
 
 /// What one phase measured.
 struct PhaseTiming {
-  std::int64_t units = 0;    ///< work units run
-  std::int64_t bytes = 0;    ///< bytes this rank moved (summed over ranks by the caller)
-  double aggregate_time = 0; ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
-  double own_time = 0;       ///< sum over units of this rank's own unit time (before B2)
-  double elapsed =
-      0; ///< wall time from the phase's start to its last agreement (untimed parts too)
+  std::int64_t units = 0;         ///< work units run
+  std::int64_t bytes = 0;         ///< bytes this rank moved (summed over ranks by the caller)
+  double aggregate_time = 0;      ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
+  double own_time = 0;            ///< sum over units of this rank's own unit time (before B2)
+  double elapsed = 0;             ///< phase start to its last agreement, untimed parts included
   std::optional<Failure> failure; ///< set on every rank if any rank failed in the phase
 };
 

@@ -23,8 +23,12 @@ enum class FileUse {
 struct Phase {
   std::string label; ///< e.g. "pattern 3"; empty for a single-phase test
   std::int64_t work_units =
-      1;                    ///< count-driven: number of work units (ignored if time_budget_s > 0)
-  double time_budget_s = 0; ///< time-driven: run units until this many seconds have passed
+      1; ///< count-driven: number of work units (ignored if time_budget_s > 0)
+  /// Time-driven: run units until this many seconds of the phase have passed (wall time). Only
+  /// the root's value decides; it is read after each batch, so a module may still adjust it in
+  /// before_work_unit of the phase's first unit (b_eff_io's running schedule). Whether the
+  /// phase is time-driven (> 0) is fixed when it starts.
+  double time_budget_s = 0;
   std::int64_t max_work_units = 0; ///< time-driven: upper bound on units (0 = none)
 };
 

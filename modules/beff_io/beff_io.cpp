@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "beff_math.hpp"
+#include "common/strided_geometry.hpp"
 #include "pio/pio.hpp"
 
 namespace pio::beff {
@@ -55,7 +56,6 @@ struct TestMeta {
 struct TypeFile {
   std::vector<std::int64_t> write_units;   ///< per pattern: units of the last complete write
   std::vector<std::int64_t> rewrite_units; ///< per pattern: units of the last complete rewrite
-  std::vector<double> budget;              ///< per pattern: scheduled time of its write loop
   std::int64_t segment = 0;                ///< LSEG of types 3 and 4
   std::int64_t segment_used = 0;           ///< bytes before the fill pattern in each segment
   bool written = false;                    ///< the initial write completed
@@ -401,11 +401,15 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
           ph.label = phase_label(method, m.patterns[d.pattern], d.sync);
           ph.work_units = 1; // set per repetition in describe_test
           const Pattern &p = m.patterns[d.pattern];
-          // Write loops of types 0-2 are time-driven: T/3 * U/ΣU each (§5.1), ended at the
-          // pattern's share of MaxFileSize (all ranks' bytes) as a safety cap. All selected
-          // pattern types' files exist together, so the cap is shared by U over all of them.
-          if (method == Method::Write && !d.sync && m.type <= 2 && p.U > 0 && fixed_units_ == 0) {
+          // Loops of types 0-2 are time-driven: T/3 * U/ΣU each (§5.1); rewrite and read too
+          // unless ReadRewrite count. A write loop ends at the pattern's share of MaxFileSize
+          // (all ranks' bytes) as a safety cap; all selected pattern types' files exist
+          // together, so the cap is shared by U over all of them.
+          const bool time_driven = !d.sync && m.type <= 2 && p.U > 0 && fixed_units_ == 0 &&
+                                   (method == Method::Write || !repeat_exactly_);
+          if (time_driven)
             ph.time_budget_s = pattern_budget(scheduled_, p.U, sum_u);
+          if (time_driven && method == Method::Write) {
             const std::int64_t per_unit = procs * p.L; // type 2: the sum of the ranks' files
             if (max_file_size_ > 0 && sum_u > 0)
               ph.max_work_units =
@@ -464,12 +468,9 @@ void BeffIo::plan_initial_write(TestContext &test) {
   const size_t n = cur_->patterns.size();
   f.write_units.assign(n, 1);
   f.rewrite_units.assign(n, 0);
-  f.budget.assign(n, 0);
   for (size_t k = 0; k < cur_->phases.size(); ++k) {
     const auto &d = cur_->phases[k];
     const Pattern &p = cur_->patterns[d.pattern];
-    if (!d.sync)
-      f.budget[d.pattern] = test.spec->phases[k].time_budget_s;
     if (!d.sync && p.U > 0 && fixed_units_ > 0)
       test.spec->phases[k].work_units = fixed_units_;
   }
@@ -484,7 +485,7 @@ void BeffIo::plan_initial_write(TestContext &test) {
 }
 
 void BeffIo::repeat_the_write(TestContext &test) {
-  const TypeFile &f = *file_state_;
+  TypeFile &f = *file_state_;
   const std::string what = "pattern type " + std::to_string(cur_->type) + " on " +
                            std::to_string(cur_->procs) + " processes";
   if (!f.written)
@@ -496,19 +497,16 @@ void BeffIo::repeat_the_write(TestContext &test) {
                     " did not complete, so the data read back cannot be "
                     "verified",
                 "see the error of that type's rewrite test above");
-  // Rewrite and read repeat each pattern of the initial write for the pattern's scheduled time
-  // (§5.1), cycling through the units the write wrote if the time outlasts them (slot());
-  // ReadRewrite count (and the size-driven types 3, 4) repeat exactly the write's units.
-  for (size_t k = 0; k < cur_->phases.size(); ++k) {
-    const auto &d = cur_->phases[k];
-    Phase &ph = test.spec->phases[k];
-    if (d.sync)
-      continue;
-    const std::int64_t n = f.write_units[d.pattern];
-    const double budget = repeat_exactly_ ? 0.0 : f.budget[d.pattern];
-    ph.work_units = n;
-    ph.time_budget_s = budget;
-    ph.max_work_units = 0;
+  // Rewrite and read repeat each pattern of the initial write: time-driven ones (init_module
+  // gave them the pattern's scheduled time) cycle through the units the write wrote if the time
+  // outlasts them (slot()); ReadRewrite count and the size-driven types 3, 4 repeat exactly
+  // the write's units.
+  for (size_t k = 0; k < cur_->phases.size(); ++k)
+    if (!cur_->phases[k].sync)
+      test.spec->phases[k].work_units = f.write_units[cur_->phases[k].pattern];
+  if (cur_->method == Method::Rewrite) {
+    f.rewritten = false;
+    f.rewrite_units.assign(cur_->patterns.size(), 0);
   }
 }
 
@@ -531,10 +529,6 @@ void BeffIo::describe_test(TestContext &test) {
   for (const auto &d : cur_->phases)
     nominal_.push_back(
         d.sync ? 0.0 : pattern_budget(scheduled_, cur_->patterns[d.pattern].U, cur_->sum_u));
-  if (cur_->method == Method::Rewrite) {
-    file_state_->rewritten = false;
-    file_state_->rewrite_units.assign(cur_->patterns.size(), 0);
-  }
 
   std::int64_t largest = kMiB; // the fill pattern writes less than 1 MB (LSEG is rounded up)
   for (const auto &p : cur_->patterns)
@@ -601,28 +595,14 @@ void BeffIo::start_phase(const PhaseDesc &d) {
     Info info(hints->second);
     mpi_check(MPI_File_set_info(file_, info.get()), "MPI_File_set_info");
   }
-  switch (cur_->type) {
-  case 0:
-  case 1:
-    if (cur_->type == 1 && shared_pointers_) {
-      rewind_pattern(d);
-    } else {
-      // Strided view: l bytes at rank*l in every tile of size*l bytes (§5.1, Fig. 1).
-      MPI_Datatype chunk = MPI_DATATYPE_NULL, tiled = MPI_DATATYPE_NULL;
-      mpi_check(MPI_Type_contiguous(static_cast<int>(p.l), MPI_BYTE, &chunk),
-                "MPI_Type_contiguous");
-      Datatype chunk_owner(chunk, false);
-      mpi_check(MPI_Type_create_resized(chunk, 0, static_cast<MPI_Aint>(p.l) * size_, &tiled),
-                "MPI_Type_create_resized");
-      filetype_ = Datatype(tiled);
-      mpi_check(MPI_File_set_view(file_, base_ + rank_ * p.l, MPI_BYTE, filetype_.get(), "native",
-                                  MPI_INFO_NULL),
-                "MPI_File_set_view");
-    }
-    break;
-  default:
-    rewind_pattern(d);
+  if (cur_->type == 0 || (cur_->type == 1 && !shared_pointers_)) {
+    // Strided view: l bytes at rank*l in every tile of size*l bytes (§5.1, Fig. 1).
+    filetype_ = patterns::strided_vector(1, p.l, p.l, p.l * size_);
+    mpi_check(MPI_File_set_view(file_, base_ + rank_ * p.l, MPI_BYTE, filetype_.get(), "native",
+                                MPI_INFO_NULL),
+              "MPI_File_set_view");
   }
+  rewind_pattern(d);
 }
 
 void BeffIo::rewind_pattern(const PhaseDesc &d) {
