@@ -1,6 +1,7 @@
 #pragma once
 /// What the harness passes to each of the seven module methods (thesis Appendix A, Tables
-/// A.1-A.4, modernised: 64-bit sizes, communicator, hints, collective and flush flags).
+/// A.1-A.4, modernised: 64-bit sizes, communicators and rank groups, hints, collective and flush
+/// flags, and the services the harness gives modules).
 
 #include <mpi.h>
 
@@ -9,9 +10,20 @@
 #include <string>
 
 #include "pio/directive.hpp"
+#include "pio/error.hpp"
 #include "pio/test_spec.hpp"
 
 namespace pio {
+
+/// Services the harness gives modules (implemented by the harness).
+class Services {
+public:
+  virtual ~Services() = default;
+  /// Claims a file this rank is about to create and open itself (IMB-IO Open_Close, b_eff_io's
+  /// shared-pointer probe): throws Error if it exists and was not created by this run (unless
+  /// Overwrite is on). The harness deletes what it claimed and created after cleanup_module.
+  virtual void claim_file(const std::string &path) = 0;
+};
 
 /// Module-wide context (Table A.1): valid from init_module to cleanup_module.
 struct ModuleContext {
@@ -26,26 +38,52 @@ struct ModuleContext {
   bool collective = false;        ///< Collective on: use collective MPI-IO calls
   bool use_file_view = true;      ///< FileView on: describe accesses with a file view
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
+  Services *services = nullptr;             ///< the harness's services (never null in a run)
+
+  /// Claims a file this rank creates itself (see Services::claim_file).
+  void claim_file(const std::string &path) const {
+    if (!services)
+      throw Error("claim_file(" + path + "): no harness services", "run the module in pio-harness");
+    services->claim_file(path);
+  }
 };
 
-/// Per-test context (Tables A.2, A.4): valid from describe_test to cleanup_test of one repetition.
-struct TestContext {
-  const ModuleContext *module = nullptr; ///< the module-wide context
-  TestSpec *spec = nullptr;      ///< this test; describe_test may fill in phases[k].work_units
-  int test_index = 0;            ///< index into the list init_module returned
-  int rep = 0;                   ///< repetition (0 .. ModuleReps-1)
-  MPI_Comm comm = MPI_COMM_NULL; ///< ranks taking part in this test
+/// Per-test context (Tables A.2, A.4): valid from describe_test to cleanup_test of one
+/// repetition. The test is read-only; a phase's unit count or time budget is changed through
+/// set_work_units / set_time_budget, and every repetition starts from the declared test.
+class TestContext {
+public:
+  /// Made by the harness: `running` is this repetition's copy of the declared test.
+  TestContext(const ModuleContext &module, TestSpec &running) : module(&module), running_(&running) {}
+
+  const ModuleContext *module; ///< the module-wide context
+  int test_index = 0;          ///< index into the list init_module returned
+  int rep = 0;                 ///< repetition (0 .. ModuleReps-1)
+  MPI_Comm comm = MPI_COMM_NULL; ///< this rank's group in this test (RankGroups)
   int rank = 0;                  ///< rank in comm
   int size = 1;                  ///< size of comm
-  MPI_File file =
-      MPI_FILE_NULL;     ///< the open file (MPI_FILE_NULL for FileUse::None or in cleanup_test)
-  std::string file_path; ///< path of this rank's file (per-process files differ by rank)
+  int group = 0;                 ///< this rank's group (0 .. groups-1)
+  int groups = 1;                ///< groups running the test at once
+  MPI_File file = MPI_FILE_NULL; ///< the open file (MPI_FILE_NULL for FileUse::None / cleanup_test)
+  std::string file_path;         ///< path of this rank's file (per-process files differ by rank)
+
+  /// The test as declared, with any set_work_units / set_time_budget of this repetition.
+  const TestSpec &spec() const { return *running_; }
+  /// Sets a count-driven phase's work units (describe_test, or before the phase's first unit).
+  void set_work_units(size_t phase, std::int64_t units) { running_->phases.at(phase).work_units = units; }
+  /// Sets a phase's time budget in seconds (0 = count-driven); see Phase::time_budget_s.
+  void set_time_budget(size_t phase, double seconds) {
+    running_->phases.at(phase).time_budget_s = seconds;
+  }
+
+private:
+  TestSpec *running_;
 };
 
 /// Per-work-unit context (Table A.3).
 struct UnitContext {
   TestContext *test = nullptr; ///< the test this unit belongs to
-  int phase = 0;               ///< index into spec->phases
+  int phase = 0;               ///< index into spec().phases
   std::int64_t unit = 0;       ///< index of this unit within the phase (0-based)
   std::int64_t units = 0;      ///< units in the phase, or -1 while a time-driven phase is running
   bool flush = false;          ///< flush writes inside the unit (SyncWrites)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,13 +26,34 @@ enum class DirectiveType {
   Texts,    ///< one or more strings
 };
 
-/// A directive a module accepts inside its <ap_module> block.
+/// A directive a module (or the harness) accepts, with the limits the harness enforces: a value
+/// outside them is a config error naming file:line, the directive and the accepted range.
 struct DirectiveSpec {
   std::string name;                      ///< as written in the config (matched case-insensitively)
   DirectiveType type;                    ///< value type
   std::string default_value;             ///< default, in config syntax ("" = no default: optional)
   std::string help;                      ///< one line for --list-modules and error messages
   std::vector<std::string> choices = {}; ///< for Text/Texts: the accepted values (empty = any)
+  std::optional<double> min = {};        ///< numeric types: smallest accepted value (bytes for sizes)
+  std::optional<double> max = {};        ///< numeric types: largest accepted value
+  int max_count = 0;                     ///< list types: most values accepted (0 = any)
+
+  /// This spec with a lower limit: `DirectiveSpec{...}.at_least(1)`.
+  DirectiveSpec at_least(double lo) && {
+    min = lo;
+    return std::move(*this);
+  }
+  /// This spec with an upper limit.
+  DirectiveSpec at_most(double hi) && {
+    max = hi;
+    return std::move(*this);
+  }
+  /// This spec with both limits.
+  DirectiveSpec between(double lo, double hi) && {
+    min = lo;
+    max = hi;
+    return std::move(*this);
+  }
 };
 
 /// Parses "64K", "1M", "2G", "4096" into bytes; throws Error on bad syntax or overflow.

@@ -1,26 +1,26 @@
 #pragma once
-/// The seven-method access pattern module interface (DESIGN §3, thesis §3.3.2) and the
-/// symbols a module shared object exports.
+/// The seven-method module interface (thesis §3.3.2, Appendix A) and the symbols a module
+/// shared object exports.
 
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "pio/abi.hpp"
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
+#include "pio/results.hpp"
 #include "pio/test_spec.hpp"
 #include "pio/version.hpp"
 
 namespace pio {
 
-/// An access pattern module. Methods run on every rank in this order: init_module, then per
-/// test and repetition describe_test, (before_work_unit, work_unit, after_work_unit) per unit,
-/// cleanup_test; finally cleanup_module. Throw pio::Error to fail; the harness agrees the
-/// failure across ranks and reports it.
+/// An access pattern or communication module. Methods run on every rank in this order:
+/// init_module, then per test and repetition describe_test, (before_work_unit, work_unit,
+/// after_work_unit) per unit, cleanup_test; finally cleanup_module. Throw pio::Error to fail;
+/// the harness agrees the failure across ranks and reports it.
 class Module {
 public:
   virtual ~Module() = default;
@@ -39,34 +39,51 @@ public:
   virtual void cleanup_test(TestContext &) {}
   /// 7. Frees the rest; deletes files the module itself created. Untimed.
   virtual void cleanup_module(const ModuleContext &) {}
-  /// Optional: a figure of merit computed from the module's results document section
-  /// (b_eff_io, b_eff). Called on rank 0 only, after cleanup_module. Returns null for none.
-  virtual nlohmann::json summarize(const nlohmann::json & /*module_results*/) { return nullptr; }
+  /// Optional: the module's figure of merit (b_eff_io, b_eff, COMMTEST statistics), computed
+  /// from its block's typed results. Called on rank 0 only, after cleanup_module.
+  virtual std::optional<Figure> figure(const ModuleResult & /*results*/) { return std::nullopt; }
 };
 
-/// What a shared object says about one module it provides.
+/// Makes a fresh module instance.
+using CreateModule = std::unique_ptr<Module> (*)();
+
+/// A CreateModule for class M: `pio::ModuleInfo info("name", pio::make_module<M>);`
+template <class M> std::unique_ptr<Module> make_module() { return std::make_unique<M>(); }
+
+/// What a shared object says about one module it provides. Set fields by name after
+/// construction, so adding a field never shifts a module's arguments.
 struct ModuleInfo {
-  std::string name;       ///< config name, e.g. "simple_strided"
-  std::string title;      ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
-  std::string summary;    ///< one line for --list-modules
-  std::string reference;  ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
-  bool needs_file = true; ///< false for communication kernels
-  std::vector<DirectiveSpec> directives;           ///< what its <ap_module> block accepts
-  std::function<std::unique_ptr<Module>()> create; ///< makes a fresh instance
+  /// name: config name, e.g. "simple_strided"; create: makes a fresh instance.
+  ModuleInfo(std::string name, CreateModule create) : name(std::move(name)), create(create) {}
+
+  std::string name;        ///< config name, e.g. "simple_strided"
+  CreateModule create;     ///< makes a fresh instance
+  std::string title;       ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
+  std::string summary;     ///< one line for --list-modules
+  std::string reference;   ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
+  bool needs_file = true;  ///< false for communication kernels: the harness opens no file
+  Output output = Output::Table;         ///< how the console shows its tests
+  std::vector<DirectiveSpec> directives; ///< what its <ap_module> block accepts
 };
 
 } // namespace pio
 
 /// Name of the exported int holding the module API version the object was built against.
 #define PIO_API_VERSION_SYMBOL "pio_api_version"
+/// Name of the exported pio::AbiFingerprint of the object.
+#define PIO_ABI_SYMBOL "pio_abi_fingerprint"
 /// Name of the exported function returning the object's modules.
 #define PIO_MODULES_SYMBOL "pio_modules"
 
-/// Exports the API version and a function returning the given ModuleInfo list. Use once per
-/// shared object, at namespace scope:  PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{...})
+/// Exports the API version, the ABI fingerprint and a function returning the given ModuleInfo
+/// list. Use once per shared object, at namespace scope:
+///   PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{simple_info(), ...})
 #define PIO_EXPORT_MODULES(...)                                                                    \
   extern "C" __attribute__((visibility("default"))) const int pio_api_version = pio::kApiVersion;  \
-  extern "C" __attribute__((visibility("default"))) std::vector<pio::ModuleInfo> *pio_modules() {  \
-    static std::vector<pio::ModuleInfo> modules = __VA_ARGS__;                                     \
+  extern "C" __attribute__((visibility("default")))                                               \
+  const pio::AbiFingerprint pio_abi_fingerprint = PIO_ABI_FINGERPRINT_INIT;                        \
+  extern "C" __attribute__((visibility("default"))) const std::vector<pio::ModuleInfo>            \
+      *pio_modules() {                                                                             \
+    static const std::vector<pio::ModuleInfo> modules = __VA_ARGS__;                               \
     return &modules;                                                                               \
   }

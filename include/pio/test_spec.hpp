@@ -1,11 +1,13 @@
 #pragma once
-/// One access pattern test (thesis §3.3.2: a combination of buffer size, header offset, number
-/// of work units, hints, access mode and file layout) as a module declares it in init_module.
+/// One test (thesis §3.3.2: a combination of buffer size, header offset, number of work units,
+/// hints, access mode and file layout) as a module declares it in init_module, with the
+/// communication semantics and rank groups the harness needs to time and report it.
 
 #include <mpi.h>
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,15 +23,71 @@ enum class FileUse {
 /// A run of work units timed as one series. Most tests have one phase; a test with several
 /// phases (b_eff_io's patterns within one open/close) reports each phase and their sum.
 struct Phase {
-  std::string label; ///< e.g. "pattern 3"; empty for a single-phase test
-  std::int64_t work_units =
-      1; ///< count-driven: number of work units (ignored if time_budget_s > 0)
+  std::string label;           ///< e.g. "pattern 3"; empty for a single-phase test
+  std::int64_t work_units = 1; ///< count-driven: number of work units (if time_budget_s == 0)
   /// Time-driven: run units until this many seconds of the phase have passed (wall time). Only
-  /// the root's value decides; it is read after each batch, so a module may still adjust it in
-  /// before_work_unit of the phase's first unit (b_eff_io's running schedule). Whether the
+  /// the root's value decides; it is read after each batch, so a module may still adjust it
+  /// (TestContext::set_time_budget) in before_work_unit of the phase's first unit. Whether the
   /// phase is time-driven (> 0) is fixed when it starts.
   double time_budget_s = 0;
   std::int64_t max_work_units = 0; ///< time-driven: upper bound on units (0 = none)
+};
+
+/// What a communication test reports (IMB 3.2 User Guide §3.3.1, §4.2.1: throughput for single
+/// and parallel transfers, time only for collectives).
+enum class Report {
+  Bandwidth, ///< bandwidth from bytes and time (I/O tests; IMB throughput)
+  Latency,   ///< time per operation only (IMB collectives)
+  Both,      ///< time per operation and throughput (IMB PingPong, Sendrecv, Exchange)
+};
+
+/// How the harness turns a work unit's per-rank times into per-operation figures, so no module
+/// divides by its own sample count (IMB's SCALE_TIME_HALF / SCALE_BW_DOUBLE are the idea):
+///   t per operation (each rank) = own unit time / ops_per_unit * time_scale
+///   t_min / t_avg / t_max       = over the ranks of a group (IMB §6 columns)
+///   throughput [MiB/s]          = message_bytes * bytes_scale / t_max
+struct CommSemantics {
+  std::int64_t ops_per_unit = 1; ///< operations per work unit (IMB n_sample)
+  double time_scale = 1.0;       ///< PingPong: 0.5 (half a round trip)
+  std::int64_t message_bytes = 0; ///< bytes of one message (IMB X)
+  double bytes_scale = 1.0;      ///< messages per operation in the throughput (Sendrecv 2, Exchange 4)
+  Report report = Report::Both;  ///< which figures the test reports
+};
+
+/// Which ranks take part in a test, and in which group: color[r] is the group of world rank r,
+/// -1 (or r past the end) leaves r idle in this test. Every group runs the test at once, each
+/// on its own communicator (TestContext::comm); rank 0 must take part. The harness splits the
+/// communicators (IMB -npmin / -multi, COMMTEST pairings, b_eff_io partitions).
+struct RankGroups {
+  std::vector<int> color; ///< per world rank; empty = all ranks in one group
+
+  /// All ranks, one group.
+  static RankGroups all() { return {}; }
+  /// The first n ranks, one group (thesis Table A.1 num_procs_participating).
+  static RankGroups first(int n) {
+    RankGroups g;
+    g.color.assign(static_cast<size_t>(n), 0);
+    return g;
+  }
+  /// `count` groups of `size` consecutive ranks (IMB -multi).
+  static RankGroups blocks(int size, int count) {
+    RankGroups g;
+    for (int k = 0; k < count; ++k)
+      for (int i = 0; i < size; ++i)
+        g.color.push_back(k);
+    return g;
+  }
+  /// Explicit sets of world ranks, one group each, e.g. {{0, 2}, {1, 3}} (COMMTEST).
+  static RankGroups sets(const std::vector<std::vector<int>> &groups) {
+    RankGroups g;
+    for (size_t k = 0; k < groups.size(); ++k)
+      for (int r : groups[k]) {
+        if (static_cast<size_t>(r) >= g.color.size())
+          g.color.resize(static_cast<size_t>(r) + 1, -1);
+        g.color[static_cast<size_t>(r)] = static_cast<int>(k);
+      }
+    return g;
+  }
 };
 
 /// One test of a module. Fields the module leaves at their defaults mean "harness default".
@@ -53,9 +111,11 @@ struct TestSpec {
   int amode = MPI_MODE_RDWR | MPI_MODE_CREATE;
   /// MPI-IO hints this test asks for (the block's Hint lines override them).
   std::map<std::string, std::string> hints;
-  /// Ranks taking part (the first `procs` ranks); 0 = all.
-  int procs = 0;
-  /// Every parameter that defines the test, for the results.
+  /// Ranks taking part and their groups (default: all ranks, one group).
+  RankGroups groups;
+  /// Communication semantics; unset for I/O tests (bandwidth = bytes / aggregate time).
+  std::optional<CommSemantics> comm;
+  /// Every parameter that defines the test, for the results (CSV columns, compare keys).
   std::map<std::string, std::string> params;
 };
 

@@ -3,14 +3,16 @@
 
 namespace pio {
 
-/// Bumped whenever Module, ModuleInfo or the context structs change layout or meaning.
-/// The loader refuses a module whose pio_api_version differs (DESIGN §3).
-inline constexpr int kApiVersion = 1;
+/// Bumped whenever Module, ModuleInfo, the context structs or the results types change layout
+/// or meaning. The loader refuses a module whose pio_api_version differs, naming both.
+/// Version 2: typed results and figures, communication semantics, rank groups, harness
+/// services, read-only tests, directive limits, ABI fingerprint.
+inline constexpr int kApiVersion = 2;
 
 /// Version of the pio-bench tool, recorded in every results document.
-inline constexpr const char *kToolVersion = "0.1.0";
+inline constexpr const char *kToolVersion = "0.2.0";
 
 /// Version of the results JSON schema (docs/results.md).
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;
 
 } // namespace pio

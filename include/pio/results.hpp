@@ -1,0 +1,161 @@
+#pragma once
+/// The typed results of a run (run -> module block -> test -> repetition -> phase). The harness
+/// fills them, computes every statistic on them, and hands them to reporters (console, JSON,
+/// CSV, IMB tables); a module's figure of merit is computed from its block's results and
+/// returned as a Figure that every reporter renders. No JSON here: modules see plain structs.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "pio/test_spec.hpp"
+
+namespace pio {
+
+/// Summary of a series (over ranks or over repetitions): min, max, mean, median, sample stddev.
+struct Stats {
+  double min = 0, max = 0, mean = 0, median = 0, stddev = 0;
+  int count = 0;
+};
+
+/// Per-operation times of one group of ranks (CommSemantics), as IMB reports them (§6).
+struct OpTimes {
+  int group = 0;            ///< group index (RankGroups)
+  int ranks = 0;            ///< ranks in the group
+  double t_min_us = 0;      ///< minimum over the group's ranks of the time per operation
+  double t_avg_us = 0;      ///< mean over the group's ranks
+  double t_max_us = 0;      ///< maximum over the group's ranks
+  double mbytes_per_s = 0;  ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
+};
+
+/// What one phase of one repetition measured (all participating ranks).
+struct PhaseResult {
+  std::string label;             ///< the phase's label
+  std::int64_t units = 0;        ///< work units run
+  std::int64_t bytes = 0;        ///< bytes moved by all ranks
+  double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
+  double elapsed_time_s = 0;     ///< wall time of the phase, untimed steps included
+  double time_budget_s = 0;      ///< the phase's budget when time-driven (0 = count-driven)
+  double bandwidth_MiBps = 0;    ///< bytes / aggregate time
+  Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
+  std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
+};
+
+/// One repetition of a test: open, phases, close.
+struct Repetition {
+  int rep = 0;                     ///< 0 .. ModuleReps-1
+  double open_time_s = 0;          ///< slowest rank's MPI_File_open (0 without a file)
+  double close_time_s = 0;         ///< slowest rank's MPI_File_close
+  std::vector<PhaseResult> phases; ///< in order
+  std::int64_t units = 0;          ///< over phases
+  std::int64_t bytes = 0;          ///< over phases
+  double aggregate_time_s = 0;     ///< over phases
+  double bandwidth_MiBps = 0;      ///< bytes / aggregate time
+  Stats rank_time_s;               ///< over ranks of each rank's total own time
+  std::optional<OpTimes> op;       ///< CommSemantics: the worst group's times (largest t_max)
+};
+
+/// An error all ranks agreed on.
+struct ErrorRecord {
+  int rank = 0;        ///< the lowest failing rank
+  std::string message; ///< what, where and how to fix it
+};
+
+/// Statistics over a test's repetitions (DESIGN §4: min / max / mean / stddev over reps).
+struct TestSummary {
+  Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
+  Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks
+  std::optional<OpTimes> op;                 ///< CommSemantics: the best repetition's op times
+};
+
+/// One test of a block: what it was and what every repetition measured.
+struct TestResult {
+  int index = 0;                   ///< position in the module's test list
+  std::string label;               ///< TestSpec::label
+  std::int64_t buffer_size = 0;    ///< TestSpec::buffer_size
+  std::int64_t header_offset = 0;  ///< TestSpec::header_offset
+  FileUse file_use = FileUse::Shared;
+  int procs = 0;                   ///< ranks taking part
+  int groups = 1;                  ///< groups running at once
+  std::string file;                ///< the test file (rank 0's path; "" without a file)
+  std::map<std::string, std::string> params;          ///< TestSpec::params
+  std::map<std::string, std::string> hints_requested; ///< the test's and the block's hints
+  std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
+  std::optional<CommSemantics> comm;                  ///< TestSpec::comm
+  std::vector<Repetition> reps;                       ///< every repetition that completed
+  TestSummary summary;                                ///< over reps
+  std::optional<ErrorRecord> error;                   ///< set if the test failed
+};
+
+/// A cell of a figure table.
+using Cell = std::variant<std::int64_t, double, std::string>;
+
+/// A named value of a figure, e.g. {"b_eff_io", 1112.5, "MiB/s"}.
+struct FigureValue {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
+/// A table of a figure (rows of cells under named columns).
+struct FigureTable {
+  std::string name;
+  std::vector<std::string> columns;
+  std::vector<std::vector<Cell>> rows;
+};
+
+/// A module's figure of merit (b_eff_io, b_eff, COMMTEST statistics): named values, tables and
+/// notes that every reporter renders.
+struct Figure {
+  std::string name;                ///< e.g. "b_eff_io"
+  std::vector<FigureValue> values; ///< the headline numbers, first is the figure itself
+  std::vector<FigureTable> tables; ///< detail
+  std::vector<std::string> notes;  ///< caveats, e.g. "T < 15 min: not a valid b_eff_io result"
+};
+
+/// How a module's tests are shown on the console.
+enum class Output {
+  Table, ///< pio-bench's table (bandwidth, aggregate time, per-rank times)
+  Imb,   ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
+};
+
+/// One <ap_module> block's results.
+struct ModuleResult {
+  std::string module;          ///< module name
+  std::string module_name;     ///< ModuleName as written
+  std::string label;           ///< the block's label
+  std::string config_location; ///< "file:line" of the block
+  std::string library;         ///< the shared object
+  std::string reference;       ///< where the module is defined
+  Output output = Output::Table;
+  long reps = 1;
+  std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
+  bool collective = false, file_view = true, verify = false, sync_writes = false;
+  std::vector<TestResult> tests;    ///< in order
+  std::optional<ErrorRecord> error; ///< a failure outside a test (init, cleanup, figure)
+  std::optional<Figure> figure;     ///< the module's figure of merit
+};
+
+/// A whole run: provenance and every block.
+struct RunResult {
+  int schema_version = 0;
+  std::string tool_version;
+  int module_api_version = 0;
+  std::string date;                                ///< ISO 8601, UTC
+  std::vector<std::string> command_line;
+  std::string mpi_library, mpi_standard;
+  int processes = 0;
+  std::vector<std::pair<std::string, int>> hosts; ///< host name, ranks on it
+  std::string test_file, file_system;
+  std::string config_path, config_text;
+  std::string results_path;
+  std::string status = "running"; ///< running, complete, failed
+  int exit_code = 0;
+  std::vector<ModuleResult> modules;
+};
+
+} // namespace pio
