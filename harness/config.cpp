@@ -1,8 +1,13 @@
-// The site config, read with Dotconf (thesis §3.2.3, Tables 3.1-3.3; DESIGN §5).
+// The site config, read with Dotconf (thesis §3.2.3, Tables 3.1-3.3). The harness's own
+// directives come from one table (harness_directives.cpp); values are checked against their
+// DirectiveSpec by check_directive, for harness and module directives alike.
 // Every directive reaches one catch-all callback (Dotconf's ARG_NAME fallback entry), which
 // records it with its file and line; errors are collected here, never returned to Dotconf
 // (Dotconf would use the text as a printf format), and thrown as ConfigError after the loop.
 #include "config.hpp"
+
+#include "directive_check.hpp"
+#include "harness_directives.hpp"
 
 #include <dotconf.h>
 #include <sys/stat.h>
@@ -23,27 +28,12 @@ std::string lower(std::string s) {
   return s;
 }
 
-const char *const kGlobalDirectives =
-    "TestFile, ShowAverages, ReportOpenTime, ReportCloseTime, ReportHeaderOffset, SyncWrites, "
-    "ModulePath, ResultsFile, Verify, Collective, FileView, Overwrite, KeepFiles, StepTimeout, "
-    "Hint, Include, "
-    "<ap_module>";
-const char *const kBlockDirectives = "ModuleName, ModuleReps, ModuleSettleTime, TestFile, Verify, "
-                                     "Collective, FileView, SyncWrites, Hint, </ap_module>";
-
-/// A block while it is being read: flags not given stay unset and take the global value later.
-struct RawBlock {
-  ModuleBlock block;
-  std::optional<bool> verify, collective, file_view, sync_writes;
-  std::map<std::string, std::string> hints;
-};
-
 /// Dotconf's context: what has been read so far and the first error.
 struct ParseState {
   Config config;
   std::optional<ConfigError> error;
-  std::optional<RawBlock> open;
-  std::vector<RawBlock> blocks;
+  std::optional<BlockDraft> open;
+  std::vector<BlockDraft> blocks;
   std::string file; // of the current directive
   int line = 0;
   std::string name; // of the current directive
@@ -51,140 +41,69 @@ struct ParseState {
   [[noreturn]] void fail(const std::string &what, const std::string &hint) const {
     throw ConfigError(file, line, what, hint);
   }
-  void want_args(const std::vector<std::string> &args, size_t n, const std::string &usage) const {
-    if (args.size() != n)
-      fail(name + " takes " + std::to_string(n) + " value" + (n == 1 ? "" : "s") + ", got " +
-               std::to_string(args.size()),
-           "write: " + usage);
-  }
-  bool flag(const std::vector<std::string> &args) const {
-    if (args.empty())
-      return true; // a bare toggle, as the thesis writes ShowAverages
-    if (args.size() != 1)
-      fail(name + " takes one value, got " + std::to_string(args.size()),
-           "write: " + name + " on|off");
+
+  /// Structure (<ap_module>, </ap_module>) and the harness directives table; anything else in a
+  /// block is the module's own directive, validated once the module is known.
+  void directive(const std::string &n, const std::vector<std::string> &args) {
+    if (n == "<ap_module>")
+      return open_block(args);
+    if (n == "</ap_module>")
+      return close_block(args);
+    const HarnessDirective *d = find_harness_directive(n);
+    if (open && (!d || !allowed_in_block(d->scope))) {
+      if (d)
+        fail(name + " is a global directive", "move it outside <ap_module> ... </ap_module>");
+      open->block.module_directives.push_back(DirectiveLine{name, args, file, line});
+      return;
+    }
+    if (!d)
+      fail("unknown directive '" + name + "'",
+           "global directives are: " + harness_directive_names(false) +
+               ", <ap_module>; module directives go inside <ap_module>");
+    if (!open && d->scope == DirectiveScope::Block)
+      fail(name + " belongs inside an <ap_module> block",
+           "move it inside <ap_module> ... </ap_module>");
     try {
-      return parse_flag(args[0]);
+      const auto words = check_directive(d->spec, args);
+      if (open && d->set_block)
+        d->set_block(*open, words, line);
+      else if (!open && d->set_global)
+        d->set_global(config.global, words);
+    } catch (const ConfigError &) {
+      throw;
     } catch (const Error &e) {
-      fail(name + ": " + e.what(), e.hint());
+      fail(e.what(), e.hint());
     }
   }
-  std::string text(const std::vector<std::string> &args, const std::string &usage) const {
-    want_args(args, 1, usage);
-    return args[0];
-  }
-  void hint(const std::vector<std::string> &args, std::map<std::string, std::string> &into) const {
-    want_args(args, 2, "Hint <key> <value>, e.g. Hint cb_buffer_size 16777216");
-    into[args[0]] = args[1];
-  }
 
-  void global(const std::string &n, const std::vector<std::string> &a) {
-    GlobalConfig &g = config.global;
-    if (n == "testfile")
-      g.test_file = text(a, "TestFile \"/path/to/file\"");
-    else if (n == "showaverages")
-      g.show_averages = flag(a);
-    else if (n == "reportopentime")
-      g.report_open_time = flag(a);
-    else if (n == "reportclosetime")
-      g.report_close_time = flag(a);
-    else if (n == "reportheaderoffset")
-      g.report_header_offset = flag(a);
-    else if (n == "syncwrites")
-      g.sync_writes = flag(a);
-    else if (n == "modulepath") {
-      if (a.empty())
-        fail("ModulePath needs a directory", "write: ModulePath /path/to/modules");
-      g.module_paths.insert(g.module_paths.end(), a.begin(), a.end());
-    } else if (n == "resultsfile")
-      g.results_file = text(a, "ResultsFile results.json");
-    else if (n == "verify")
-      g.verify = flag(a);
-    else if (n == "collective")
-      g.collective = flag(a);
-    else if (n == "fileview")
-      g.file_view = flag(a);
-    else if (n == "overwrite")
-      g.overwrite = flag(a);
-    else if (n == "keepfiles")
-      g.keep_files = flag(a);
-    else if (n == "hint")
-      hint(a, g.hints);
-    else if (n == "steptimeout") {
-      const std::string v = text(a, "StepTimeout 600");
-      try {
-        g.step_timeout = parse_real(v);
-      } catch (const Error &e) {
-        fail("StepTimeout: " + std::string(e.what()), "write seconds, e.g. 600 (0 = off)");
-      }
-      if (g.step_timeout < 0)
-        fail("StepTimeout " + v + " is negative", "write seconds, 0 (off) or more");
-    } else if (n == "<ap_module>") {
-      want_args(a, 0, "<ap_module>");
-      open = RawBlock{};
-      open->block.file = file;
-      open->block.line = line;
-    } else if (n == "</ap_module>")
-      fail("</ap_module> without an open <ap_module>", "remove it or open a block before it");
-    else
-      fail("unknown directive '" + name + "'", std::string("global directives are: ") +
-                                                   kGlobalDirectives +
-                                                   "; module directives go inside <ap_module>");
-  }
-
-  void in_block(const std::string &n, const std::vector<std::string> &a) {
-    RawBlock &b = *open;
-    if (n == "modulename") {
-      b.block.module_name = text(a, "ModuleName \"Simple Strided (write)\"");
-      b.block.module_name_line = line;
-    } else if (n == "modulereps") {
-      const std::string v = text(a, "ModuleReps 10");
-      try {
-        b.block.reps = static_cast<long>(parse_integer(v));
-      } catch (const Error &e) {
-        fail("ModuleReps: " + std::string(e.what()), "write a whole number of at least 1");
-      }
-      if (b.block.reps < 1)
-        fail("ModuleReps " + v + " must be at least 1", "write a whole number of at least 1");
-    } else if (n == "modulesettletime") {
-      const std::string v = text(a, "ModuleSettleTime 30");
-      try {
-        b.block.settle_time = parse_real(v);
-      } catch (const Error &e) {
-        fail("ModuleSettleTime: " + std::string(e.what()), "write seconds, e.g. 30 or 0.5");
-      }
-      if (b.block.settle_time < 0)
-        fail("ModuleSettleTime " + v + " is negative", "write seconds, 0 or more");
-    } else if (n == "testfile")
-      b.block.test_file = text(a, "TestFile \"/path/to/file\"");
-    else if (n == "verify")
-      b.verify = flag(a);
-    else if (n == "collective")
-      b.collective = flag(a);
-    else if (n == "fileview")
-      b.file_view = flag(a);
-    else if (n == "syncwrites")
-      b.sync_writes = flag(a);
-    else if (n == "hint")
-      hint(a, b.hints);
-    else if (n == "<ap_module>")
-      fail("<ap_module> inside the block opened at " + b.block.file + ":" +
-               std::to_string(b.block.line),
+  void open_block(const std::vector<std::string> &args) {
+    if (open)
+      fail("<ap_module> inside the block opened at " + open->block.file + ":" +
+               std::to_string(open->block.line),
            "close that block with </ap_module> first; blocks do not nest");
-    else if (n == "</ap_module>") {
-      want_args(a, 0, "</ap_module>");
-      if (b.block.module_name.empty())
-        throw ConfigError(b.block.file, b.block.line, "<ap_module> block without ModuleName",
-                          "add ModuleName \"<module>\" inside the block; pio-harness "
-                          "--list-modules lists the modules");
-      blocks.push_back(std::move(b));
-      open.reset();
-    } else if (n == "showaverages" || n == "reportopentime" || n == "reportclosetime" ||
-               n == "reportheaderoffset" || n == "modulepath" || n == "resultsfile" ||
-               n == "overwrite" || n == "keepfiles" || n == "steptimeout")
-      fail(name + " is a global directive", "move it outside <ap_module> ... </ap_module>");
-    else // the module's own directive, validated once the module is known
-      b.block.module_directives.push_back(DirectiveLine{name, a, file, line});
+    if (!args.empty())
+      fail("<ap_module> takes no values, got " + std::to_string(args.size()),
+           "write <ap_module> alone on its line");
+    open = BlockDraft{};
+    open->block.file = file;
+    open->block.line = line;
+    for (const auto &d : harness_directives()) // block-only defaults; the others come from global
+      if (d.scope == DirectiveScope::Block && !d.spec.default_value.empty())
+        d.set_block(*open, check_directive(d.spec, default_words(d.spec)), line);
+  }
+
+  void close_block(const std::vector<std::string> &args) {
+    if (!open)
+      fail("</ap_module> without an open <ap_module>", "remove it or open a block before it");
+    if (!args.empty())
+      fail("</ap_module> takes no values, got " + std::to_string(args.size()),
+           "write </ap_module> alone on its line");
+    if (open->block.module_name.empty())
+      throw ConfigError(open->block.file, open->block.line, "<ap_module> block without ModuleName",
+                        "add ModuleName \"<module>\" inside the block; pio-harness "
+                        "--list-modules lists the modules");
+    blocks.push_back(std::move(*open));
+    open.reset();
   }
 };
 
@@ -200,11 +119,7 @@ const char *on_directive(command_t *cmd, context_t *ctx) {
     if (cmd->data.list[i])
       args.emplace_back(cmd->data.list[i]);
   try {
-    const std::string n = lower(st->name);
-    if (st->open)
-      st->in_block(n, args);
-    else
-      st->global(n, args);
+    st->directive(lower(st->name), args);
   } catch (const ConfigError &e) {
     st->error = e;
   }
@@ -267,6 +182,9 @@ Config parse_config(const std::string &path) {
   refuse_bare_include(path);
 
   ParseState state;
+  for (const auto &d : harness_directives()) // the table's defaults, before any line is read
+    if (d.set_global && !d.spec.default_value.empty())
+      d.set_global(state.config.global, check_directive(d.spec, default_words(d.spec)));
   state.config.path = path;
   state.config.text = text.str();
   static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
@@ -318,65 +236,25 @@ Settings validate_module_directives(const ModuleBlock &block, const std::string 
           line.file, line.line,
           "unknown directive '" + line.name + "' for module " + module_name +
               "; it accepts: " + (accepted_list.empty() ? std::string("none") : accepted_list) +
-              " (and the block directives " + kBlockDirectives + ")",
+              " (and the block directives " + harness_directive_names(true) + ")",
           "check the spelling; pio-harness --list-modules shows each directive");
-    std::vector<std::string> words = line.args;
-    const bool list = spec->type == DirectiveType::Integers || spec->type == DirectiveType::Sizes ||
-                      spec->type == DirectiveType::Texts;
-    if (spec->type == DirectiveType::Flag && words.empty())
-      words = {"on"};
-    if (words.empty() || (!list && words.size() != 1))
-      throw ConfigError(line.file, line.line,
-                        spec->name + " takes " + (list ? "one or more values" : "one value") +
-                            ", got " + std::to_string(words.size()),
-                        spec->name + ": " + spec->help);
-    for (auto &w : words) {
-      try {
-        switch (spec->type) {
-        case DirectiveType::Flag:
-          parse_flag(w);
-          break;
-        case DirectiveType::Integer:
-        case DirectiveType::Integers:
-          parse_integer(w);
-          break;
-        case DirectiveType::Size:
-        case DirectiveType::Sizes:
-          parse_size(w);
-          break;
-        case DirectiveType::Real:
-          parse_real(w);
-          break;
-        case DirectiveType::Text:
-        case DirectiveType::Texts:
-          if (!spec->choices.empty()) {
-            auto it = std::find_if(spec->choices.begin(), spec->choices.end(),
-                                   [&](const std::string &c) { return lower(c) == lower(w); });
-            if (it == spec->choices.end()) {
-              std::string choices;
-              for (const auto &c : spec->choices)
-                choices += (choices.empty() ? "" : ", ") + c;
-              throw Error("'" + w + "' is not one of " + choices, "write one of: " + choices);
-            }
-            w = *it;
-          }
-          break;
-        }
-      } catch (const Error &e) {
-        throw ConfigError(line.file, line.line, spec->name + ": " + e.what(),
-                          e.hint().empty() ? spec->help : e.hint());
-      }
+    try {
+      values[spec->name] = check_directive(*spec, line.args); // a later line wins
+    } catch (const Error &e) {
+      throw ConfigError(line.file, line.line, e.what(), e.hint());
     }
-    values[spec->name] = words; // a later line wins
   }
   for (const auto &d : accepted) {
     if (values.count(d.name) || d.default_value.empty())
       continue;
-    std::istringstream s(d.default_value);
-    std::vector<std::string> words;
-    for (std::string w; s >> w;)
-      words.push_back(w);
-    values[d.name] = words;
+    try {
+      values[d.name] = check_directive(d, default_words(d));
+    } catch (const Error &e) {
+      throw Error("module " + module_name +
+                      " declares a default that breaks its own spec: " + e.what(),
+                  "a bug in the module: fix its DirectiveSpec for " + d.name + "; meanwhile set " +
+                      d.name + " in the block");
+    }
   }
   return Settings(std::move(values));
 }

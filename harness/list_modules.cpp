@@ -1,36 +1,12 @@
-// pio-harness --list-modules: every module found, its directives and their help.
-#include <iomanip>
-
+// pio-harness --list-modules: every module found, its directives and their help, then the
+// harness's own directives.
 #include "config.hpp"
+#include "directive_docs.hpp"
 #include "loader.hpp"
 #include "module_plan.hpp"
 #include "run.hpp"
 
 namespace pio::harness {
-
-namespace {
-const char *type_name(DirectiveType t) {
-  switch (t) {
-  case DirectiveType::Flag:
-    return "on|off";
-  case DirectiveType::Integer:
-    return "integer";
-  case DirectiveType::Size:
-    return "size";
-  case DirectiveType::Real:
-    return "number";
-  case DirectiveType::Text:
-    return "text";
-  case DirectiveType::Integers:
-    return "integer...";
-  case DirectiveType::Sizes:
-    return "size...";
-  case DirectiveType::Texts:
-    return "text...";
-  }
-  return "?";
-}
-} // namespace
 
 int list_modules(const RunOptions &options, std::ostream &out) {
   Config config; // no config needed: only the search path matters
@@ -51,21 +27,11 @@ int list_modules(const RunOptions &options, std::ostream &out) {
       if (!m.reference.empty())
         out << "  defined in: " << m.reference << "\n";
       out << "  " << (m.needs_file ? "uses the test file" : "no file (communication only)") << "\n";
-      for (const auto &d : m.directives) {
-        out << "    " << std::left << std::setw(18) << d.name << std::setw(12) << type_name(d.type)
-            << d.help;
-        if (!d.default_value.empty())
-          out << " [default: " << d.default_value << "]";
-        if (!d.choices.empty()) {
-          out << " {";
-          for (size_t i = 0; i < d.choices.size(); ++i)
-            out << (i ? ", " : "") << d.choices[i];
-          out << "}";
-        }
-        out << "\n";
-      }
+      for (const auto &d : m.directives)
+        out << directive_listing_line(d) << "\n";
     }
   }
+  out << "\n" << harness_directives_text();
   for (const auto &p : cat.problems)
     out << "\nnot loaded: " << p << "\n";
   return cat.libraries.empty() ? 1 : 0;

@@ -1,4 +1,4 @@
-// The config (thesis §3.2.3, Tables 3.1-3.3; DESIGN §5): every directive, and every error path
+// The config (thesis §3.2.3, Tables 3.1-3.3): every directive, and every error path
 // naming file, line, the directive and what is accepted.
 #include <catch2/catch.hpp>
 
@@ -48,7 +48,7 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
                                    "ReportCloseTime yes\nReportHeaderOffset true\nSyncWrites 1\n"
                                    "ModulePath /m1 rel\nResultsFile r.json\nVerify on\n"
                                    "Collective on\nFileView off\nOverwrite on\nKeepFiles on\n"
-                                   "Hint cb_nodes 2\nStepTimeout 600\n"
+                                   "Hint cb_nodes 2\nStepTimeout 600\nCsvFile r.csv\n"
                                    "<ap_module>\n ModuleName x\n</ap_module>\n"));
   const auto &g = c.global;
   CHECK(g.test_file == "/a b/file");
@@ -66,6 +66,7 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
   CHECK(g.keep_files);
   CHECK(g.hints.at("cb_nodes") == "2");
   CHECK(g.step_timeout == 600);
+  CHECK(g.csv_file == "r.csv");
 }
 
 TEST_CASE("blocks take global defaults, override them, and keep their own directives", "[config]") {
