@@ -2,76 +2,152 @@
 
 #include <cstdio>
 
+#include "figure_text.hpp"
 #include "pio/directive.hpp"
 
 namespace pio::harness {
 
 namespace {
-std::string cell(const char *fmt, double v) {
+std::string fmt(const char *format, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
+  std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
 
-std::string row(const std::string &label, const std::string &buffer, const std::string &units,
-                const std::string &rep, const nlohmann::json &r, const TableOptions &opt,
-                std::int64_t header_offset) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "  %-18s %8s %8s %5s %12s %11s %11s %11s %11s", label.c_str(),
-                buffer.c_str(), units.c_str(), rep.c_str(),
-                cell("%.2f", r.value("bandwidth_MiBps", 0.0)).c_str(),
-                cell("%.6f", r.value("aggregate_time_s", 0.0)).c_str(),
-                cell("%.6f", r["rank_time_s"].value("min", 0.0)).c_str(),
-                cell("%.6f", r["rank_time_s"].value("mean", 0.0)).c_str(),
-                cell("%.6f", r["rank_time_s"].value("max", 0.0)).c_str());
-  std::string s = buf;
-  if (opt.open_time)
-    s += cell(" %10.6f", r.value("open_time_s", 0.0));
-  if (opt.close_time)
-    s += cell(" %10.6f", r.value("close_time_s", 0.0));
-  if (opt.header_offset)
-    s += " " + std::string(10 - std::min<size_t>(10, format_size(header_offset).size()), ' ') +
-         format_size(header_offset);
-  return s + "\n";
+std::string right(const std::string &s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+/// "test buffer units rep" cells, common to both tables.
+std::string lead_cells(const std::string &label, const std::string &buffer,
+                       const std::string &units, const std::string &rep) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "  %-18s %8s %8s %5s", label.c_str(), buffer.c_str(),
+                units.c_str(), rep.c_str());
+  return buf;
 }
 } // namespace
 
-void print_module_header(std::ostream &out, const std::string &heading, const TableOptions &opt) {
-  out << "\n== " << heading << "\n";
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "  %-18s %8s %8s %5s %12s %11s %11s %11s %11s", "test", "buffer",
-                "units", "rep", "MiB/s", "agg time s", "rank min s", "rank mean s", "rank max s");
-  out << buf;
-  if (opt.open_time)
-    out << "     open s";
-  if (opt.close_time)
-    out << "    close s";
-  if (opt.header_offset)
-    out << "     header";
-  out << "\n";
+ConsoleReporter::ConsoleReporter(std::ostream &out, TableOptions options)
+    : out_(out), options_(options) {}
+
+void ConsoleReporter::run_started(const RunResult &run) {
+  out_ << "pio-bench " << run.tool_version << ": " << run.processes << " processes, test file "
+       << run.test_file << " (" << run.file_system << "), results " << run.results_path << "\n";
 }
 
-void print_test_rows(std::ostream &out, const nlohmann::json &test, const TableOptions &opt) {
-  const std::string label = test.value("label", "");
-  const std::string buffer = format_size(test.value("buffer_size", std::int64_t(0)));
-  const std::int64_t header = test.value("header_offset", std::int64_t(0));
-  const auto &reps = test["reps"];
-  if (opt.show_averages && !reps.empty()) {
-    // Thesis Table 3.1 ShowAverages: average over repetitions for each buffer size.
-    nlohmann::json avg = {{"bandwidth_MiBps", test["summary"]["bandwidth_MiBps"]["mean"]},
-                          {"aggregate_time_s", test["summary"]["aggregate_time_s"]["mean"]},
-                          {"rank_time_s", test["summary"]["rank_time_s"]},
-                          {"open_time_s", test["summary"]["open_time_s"]["mean"]},
-                          {"close_time_s", test["summary"]["close_time_s"]["mean"]}};
-    out << row(label, buffer, std::to_string(reps.back().value("units", std::int64_t(0))),
-               "avg" + std::to_string(reps.size()), avg, opt, header);
-  } else {
-    for (const auto &r : reps)
-      out << row(label, buffer, std::to_string(r.value("units", std::int64_t(0))),
-                 std::to_string(r.value("rep", 0)), r, opt, header);
+void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block, int index,
+                                    int count) {
+  out_ << "\n== [" << index + 1 << "/" << count << "] " << block.module;
+  auto mode = block.settings.find("Mode");
+  if (mode != block.settings.end() && !mode->second.empty()) {
+    out_ << " (";
+    for (size_t i = 0; i < mode->second.size(); ++i)
+      out_ << (i ? " " : "") << mode->second[i];
+    out_ << ")";
   }
-  if (!test["error"].is_null())
-    out << "  " << label << ": FAILED: " << test["error"].value("message", "") << "\n";
+  out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
+  if (block.output == Output::Table)
+    print_column_header();
+}
+
+void ConsoleReporter::print_column_header() {
+  if (options_.show_averages) {
+    // One row per test: the spread over repetitions (median, min..max, stddev), so that an
+    // unstable series (say 2.7 to 3229 MiB/s) is never hidden behind a mean.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+                  lead_cells("test", "buffer", "units", "reps").c_str(), "med MiB/s",
+                  "min..max MiB/s", "sd MiB/s", "med agg s", "rank min s", "rank mean s",
+                  "rank max s");
+    out_ << buf;
+    if (options_.open_time)
+      out_ << " med open s";
+    if (options_.close_time)
+      out_ << " med close s";
+  } else {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s %12s %11s %11s %11s %11s",
+                  lead_cells("test", "buffer", "units", "rep").c_str(), "MiB/s", "agg time s",
+                  "rank min s", "rank mean s", "rank max s");
+    out_ << buf;
+    if (options_.open_time)
+      out_ << "     open s";
+    if (options_.close_time)
+      out_ << "    close s";
+  }
+  if (options_.header_offset)
+    out_ << "     header";
+  out_ << "\n";
+}
+
+std::string ConsoleReporter::optional_cells(double open_s, double close_s,
+                                            std::int64_t header_offset) const {
+  // Widths match the column headers (" med close s" is one wider than "    close s").
+  std::string s;
+  if (options_.open_time)
+    s += " " + right(fmt("%.6f", open_s), 10);
+  if (options_.close_time)
+    s += " " + right(fmt("%.6f", close_s), options_.show_averages ? 11 : 10);
+  if (options_.header_offset)
+    s += " " + right(format_size(header_offset), 10);
+  return s;
+}
+
+void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &rep) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s %12s %11s %11s %11s %11s",
+                lead_cells(test.label, format_size(test.buffer_size), std::to_string(rep.units),
+                           std::to_string(rep.rep))
+                    .c_str(),
+                fmt("%.2f", rep.bandwidth_MiBps).c_str(), fmt("%.6f", rep.aggregate_time_s).c_str(),
+                fmt("%.6f", rep.rank_time_s.min).c_str(), fmt("%.6f", rep.rank_time_s.mean).c_str(),
+                fmt("%.6f", rep.rank_time_s.max).c_str());
+  out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset) << "\n";
+}
+
+void ConsoleReporter::print_average_row(const TestResult &test) {
+  const TestSummary &s = test.summary;
+  const std::string range =
+      fmt("%.2f", s.bandwidth_MiBps.min) + ".." + fmt("%.2f", s.bandwidth_MiBps.max);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+                lead_cells(test.label, format_size(test.buffer_size),
+                           std::to_string(test.reps.back().units), std::to_string(test.reps.size()))
+                    .c_str(),
+                fmt("%.2f", s.bandwidth_MiBps.median).c_str(), range.c_str(),
+                fmt("%.2f", s.bandwidth_MiBps.stddev).c_str(),
+                fmt("%.6f", s.aggregate_time_s.median).c_str(),
+                fmt("%.6f", s.rank_min_s.min).c_str(), fmt("%.6f", s.rank_mean_s.mean).c_str(),
+                fmt("%.6f", s.rank_max_s.max).c_str());
+  out_ << buf << optional_cells(s.open_time_s.median, s.close_time_s.median, test.header_offset)
+       << "\n";
+}
+
+void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
+                                    const TestResult &test) {
+  if (block.output == Output::Table && !test.reps.empty()) {
+    if (options_.show_averages)
+      print_average_row(test);
+    else
+      for (const auto &rep : test.reps)
+        print_rep_row(test, rep);
+  }
+  if (test.error)
+    out_ << "  " << test.label << ": FAILED: " << test.error->message << "\n";
+}
+
+void ConsoleReporter::block_finished(const RunResult &, const ModuleResult &block) {
+  if (block.error)
+    out_ << "  " << block.module << ": FAILED: " << block.error->message << "\n";
+  if (block.figure)
+    out_ << "\n" << figure_text(*block.figure);
+}
+
+void ConsoleReporter::run_finished(const RunResult &run) {
+  const bool failed = run.exit_code != 0 || run.status == "failed";
+  out_ << "\nresults: " << run.results_path << (failed ? "  (some tests FAILED; see above)" : "")
+       << "\n";
 }
 
 } // namespace pio::harness

@@ -1,0 +1,244 @@
+// The reporters on a fixed typed run: each one's output against its approved text, and the CSV
+// file's guarantees (never overwrite, atomic rewrite, RFC 4180 quoting, growing columns).
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "approval.hpp"
+#include "console_report.hpp"
+#include "csv_reporter.hpp"
+#include "imb_reporter.hpp"
+#include "pio/error.hpp"
+#include "sample_run.hpp"
+
+using namespace pio;
+using pio::harness::ConsoleReporter;
+using pio::harness::CsvReporter;
+using pio::harness::ImbReporter;
+using pio::harness::TableOptions;
+namespace fs = std::filesystem;
+
+namespace {
+/// A scratch directory removed with its contents.
+struct Scratch {
+  fs::path dir;
+  Scratch() {
+    static int count = 0;
+    dir = fs::temp_directory_path() /
+          ("pio-reporters-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string file(const std::string &name) const { return (dir / name).string(); }
+};
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A small RFC 4180 reader, to check what a spreadsheet would see.
+std::vector<std::vector<std::string>> parse_csv(const std::string &text) {
+  std::vector<std::vector<std::string>> rows(1);
+  std::string field;
+  bool quoted = false, was_quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      REQUIRE(field.empty()); // quotes only around a whole field
+      quoted = was_quoted = true;
+    } else if (c == ',') {
+      rows.back().push_back(field);
+      field.clear();
+      was_quoted = false;
+    } else if (c == '\n') {
+      rows.back().push_back(field);
+      field.clear();
+      was_quoted = false;
+      rows.emplace_back();
+    } else {
+      field += c;
+    }
+  }
+  REQUIRE(!quoted);
+  REQUIRE(rows.back().empty()); // the file ends with a line break
+  (void)was_quoted;
+  rows.pop_back();
+  return rows;
+}
+
+/// The cell of `column` in row `r` (1 = first data row).
+std::string cell(const std::vector<std::vector<std::string>> &rows, size_t r,
+                 const std::string &column) {
+  const auto &h = rows.at(0);
+  auto it = std::find(h.begin(), h.end(), column);
+  REQUIRE(it != h.end());
+  return rows.at(r).at(static_cast<size_t>(it - h.begin()));
+}
+
+bool has_column(const std::vector<std::vector<std::string>> &rows, const std::string &column) {
+  return std::find(rows.at(0).begin(), rows.at(0).end(), column) != rows.at(0).end();
+}
+
+/// A reporter that stops the replay after `n` tests, to look at the file in between.
+struct StopAfter : harness::Reporter {
+  harness::Reporter &inner;
+  int left;
+  StopAfter(harness::Reporter &r, int n) : inner(r), left(n) {}
+  void run_started(const RunResult &run) override { inner.run_started(run); }
+  void test_finished(const RunResult &run, const ModuleResult &b, const TestResult &t) override {
+    if (left-- <= 0)
+      throw std::runtime_error("stop");
+    inner.test_finished(run, b, t);
+  }
+};
+} // namespace
+
+TEST_CASE("console table: a row per repetition, failures, figure, closing line") {
+  std::ostringstream out;
+  ConsoleReporter console(out, TableOptions{});
+  test::replay(test::sample_run(), console);
+  CHECK(test::matches_approved("console.txt", out.str()));
+  // The banner moved here from the runner; IMB blocks get no pio table.
+  CHECK(out.str().rfind("pio-bench 0.2.0: 4 processes, test file /scratch/pio/testfile (lustre), "
+                        "results pio-results.json\n",
+                        0) == 0);
+  CHECK(out.str().find("PingPong") == std::string::npos);
+  CHECK(out.str().find("(some tests FAILED; see above)") != std::string::npos);
+}
+
+TEST_CASE("console table with ShowAverages shows the spread over repetitions") {
+  std::ostringstream out;
+  ConsoleReporter console(out, TableOptions{true, true, true, true});
+  test::replay(test::sample_run(), console);
+  CHECK(test::matches_approved("console_averages.txt", out.str()));
+  // 2.67 and 3200 MiB/s: the median, the range and the deviation, never a bare mean.
+  CHECK(out.str().find("2.67..3200.00") != std::string::npos);
+  CHECK(out.str().find("2260.86") != std::string::npos); // sample stddev of {2.67, 3200}
+}
+
+TEST_CASE("IMB tables as the IMB 3.2 User Guide section 6 prints them") {
+  std::ostringstream out;
+  ImbReporter imb(out);
+  test::replay(test::sample_run(), imb);
+  CHECK(test::matches_approved("imb.txt", out.str()));
+}
+
+TEST_CASE("CSV file: one row per repetition, every parameter a column") {
+  Scratch scratch;
+  const std::string path = scratch.file("results.csv");
+  {
+    CsvReporter csv(path, false);
+    test::replay(test::sample_run(), csv);
+  }
+  const std::string text = slurp(path);
+  CHECK(test::matches_approved("results.csv", text));
+  CHECK(!fs::exists(path + ".tmp"));
+  const auto rows = parse_csv(text);
+  // 2 + 2 repetitions, 1 failed test, 8 IMB tests, 1 failed block.
+  REQUIRE(rows.size() == 1 + 4 + 1 + 8 + 1);
+  for (const auto &row : rows)
+    CHECK(row.size() == rows[0].size());
+  CHECK(cell(rows, 1, "layout") == "strided, \"cyclic\""); // comma and quotes survive
+  CHECK(cell(rows, 1, "hint:romio_cb_write") == "enable");
+  CHECK(cell(rows, 2, "bandwidth_MiBps") == "3200");
+  CHECK(cell(rows, 5, "error") == "MPI_File_write_at_all: No space left on device");
+  CHECK(cell(rows, 5, "rep").empty());
+  CHECK(cell(rows, 7, "t_max_us") == "0.47");
+  CHECK(cell(rows, 7, "message_bytes") == "1024");
+  CHECK(cell(rows, 14, "module") == "tiled");
+}
+
+TEST_CASE("CSV quoting follows RFC 4180") {
+  CHECK(harness::csv_field("plain") == "plain");
+  CHECK(harness::csv_field("a,b") == "\"a,b\"");
+  CHECK(harness::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(harness::csv_field("two\nlines") == "\"two\nlines\"");
+  CHECK(harness::csv_field("cr\r") == "\"cr\r\"");
+  CHECK(harness::csv_field("").empty());
+}
+
+TEST_CASE("CSV never overwrites a file the run did not create") {
+  Scratch scratch;
+  const std::string path = scratch.file("mine.csv");
+  std::ofstream(path) << "precious\n";
+  CHECK_THROWS_AS(CsvReporter(path, false), pio::Error);
+  CHECK(slurp(path) == "precious\n");
+  {
+    CsvReporter csv(path, true); // --overwrite
+    csv.run_started(test::sample_run());
+  }
+  CHECK(slurp(path).rfind("module,block,", 0) == 0);
+
+  // A temporary left by a crashed run is not ours either.
+  const std::string other = scratch.file("other.csv");
+  std::ofstream(other + ".tmp") << "someone's\n";
+  CHECK_THROWS_AS(CsvReporter(other, true), pio::Error);
+  CHECK(slurp(other + ".tmp") == "someone's\n");
+  CHECK(!fs::exists(other));
+
+  // One created after the check is refused at the write, and left alone.
+  const std::string late = scratch.file("late.csv");
+  CsvReporter csv(late, false);
+  std::ofstream(late + ".tmp") << "late\n";
+  CHECK_THROWS_AS(csv.run_started(test::sample_run()), pio::Error);
+  CHECK(slurp(late + ".tmp") == "late\n");
+}
+
+TEST_CASE("CSV that cannot be written is an error naming the file") {
+  Scratch scratch;
+  const std::string path = scratch.file("no/such/dir/results.csv");
+  CsvReporter csv(path, false);
+  try {
+    csv.run_started(test::sample_run());
+    FAIL("no error");
+  } catch (const pio::Error &e) {
+    CHECK(std::string(e.what()).find(path) != std::string::npos);
+    CHECK(!e.hint().empty());
+  }
+}
+
+TEST_CASE("CSV rewrites the whole file after every test; a new column reaches earlier rows") {
+  Scratch scratch;
+  const std::string path = scratch.file("grow.csv");
+  CsvReporter csv(path, false);
+  StopAfter first(csv, 1);
+  CHECK_THROWS(test::replay(test::sample_run(), first));
+  auto rows = parse_csv(slurp(path));
+  REQUIRE(rows.size() == 3); // header and test 0's two repetitions
+  CHECK_FALSE(has_column(rows, "stripe_count"));
+  CHECK_FALSE(has_column(rows, "hint:striping_factor"));
+  CHECK(!fs::exists(path + ".tmp"));
+
+  Scratch again;
+  const std::string path2 = again.file("grow2.csv");
+  CsvReporter csv2(path2, false);
+  StopAfter second(csv2, 2);
+  CHECK_THROWS(test::replay(test::sample_run(), second));
+  rows = parse_csv(slurp(path2));
+  REQUIRE(rows.size() == 5);
+  for (const auto &row : rows)
+    CHECK(row.size() == rows[0].size());
+  CHECK(cell(rows, 1, "stripe_count").empty());
+  CHECK(cell(rows, 1, "hint:striping_factor").empty());
+  CHECK(cell(rows, 3, "stripe_count") == "4");
+  CHECK(cell(rows, 3, "hint:striping_factor") == "4");
+  CHECK(cell(rows, 3, "header_offset") == "4096");
+  CHECK(!fs::exists(path2 + ".tmp"));
+}
