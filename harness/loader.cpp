@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include <boost/dll/library_info.hpp>
 #include <boost/filesystem.hpp>
@@ -19,6 +20,39 @@ bool iequals(const std::string &a, const std::string &b) {
          });
 }
 } // namespace
+
+const AbiFingerprint &harness_abi() {
+  static const AbiFingerprint mine = PIO_ABI_FINGERPRINT_INIT;
+  return mine;
+}
+
+std::string abi_mismatch(const AbiFingerprint &module, const AbiFingerprint &harness) {
+  auto text = [](const char *s, size_t n) { return std::string(s, strnlen(s, n)); };
+  std::string out;
+  auto differ = [&](const std::string &what, const std::string &m, const std::string &h) {
+    if (m != h)
+      out += (out.empty() ? "" : "; ") + what + ": module " + m + ", harness " + h;
+  };
+  differ("C++ library", text(module.compiler, sizeof module.compiler),
+         text(harness.compiler, sizeof harness.compiler));
+  differ("MPI library", text(module.mpi, sizeof module.mpi), text(harness.mpi, sizeof harness.mpi));
+  differ("MPI handle size", std::to_string(module.mpi_handle_size),
+         std::to_string(harness.mpi_handle_size));
+  differ("sizeof(ModuleInfo)", std::to_string(module.module_info_size),
+         std::to_string(harness.module_info_size));
+  differ("sizeof(TestSpec)", std::to_string(module.test_spec_size),
+         std::to_string(harness.test_spec_size));
+  differ("size of the contexts", std::to_string(module.context_size),
+         std::to_string(harness.context_size));
+  differ("size of the results", std::to_string(module.results_size),
+         std::to_string(harness.results_size));
+  if (!out.empty() && text(module.mpi, sizeof module.mpi) != text(harness.mpi, sizeof harness.mpi))
+    out += " (module built against " + text(module.mpi, sizeof module.mpi) + " " +
+           text(module.mpi_version, sizeof module.mpi_version) + ", harness against " +
+           text(harness.mpi, sizeof harness.mpi) + " " +
+           text(harness.mpi_version, sizeof harness.mpi_version) + ")";
+  return out;
+}
 
 LoadedLibrary load_library(const std::string &path) {
   namespace fs = boost::filesystem;
@@ -42,10 +76,17 @@ LoadedLibrary load_library(const std::string &path) {
                     std::to_string(version) + ", but this pio-harness has module API version " +
                     std::to_string(kApiVersion),
                 fix);
+  if (!lib->has(PIO_ABI_SYMBOL))
+    throw Error("module file " + path + " has no " PIO_ABI_SYMBOL " symbol",
+                "export it with PIO_EXPORT_MODULES; " + fix);
+  const std::string abi = abi_mismatch(lib->get<const AbiFingerprint>(PIO_ABI_SYMBOL), harness_abi());
+  if (!abi.empty())
+    throw Error("module file " + path + " was built with another ABI than this pio-harness: " + abi,
+                fix + " with the same compiler and MPI library as pio-harness");
   if (!lib->has(PIO_MODULES_SYMBOL))
     throw Error("module file " + path + " has no " PIO_MODULES_SYMBOL " function",
                 "export it with PIO_EXPORT_MODULES");
-  auto *modules = lib->get<std::vector<ModuleInfo> *()>(PIO_MODULES_SYMBOL)();
+  const auto *modules = lib->get<const std::vector<ModuleInfo> *()>(PIO_MODULES_SYMBOL)();
   if (!modules || modules->empty())
     throw Error("module file " + path + " provides no modules",
                 "list at least one ModuleInfo in PIO_EXPORT_MODULES");
@@ -105,6 +146,9 @@ Instance instantiate(const LoadedLibrary &lib, const ModuleInfo &info) {
   Instance inst;
   inst.lib = lib.lib;
   inst.info = &info;
+  if (!info.create)
+    throw Error("module " + info.name + " in " + lib.path + " has no create function",
+                "construct its ModuleInfo with pio::make_module<YourModule>");
   inst.module = info.create();
   if (!inst.module)
     throw Error("module " + info.name + " in " + lib.path + " returned no object",

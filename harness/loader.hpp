@@ -16,7 +16,7 @@ namespace pio::harness {
 struct LoadedLibrary {
   std::string path;                                ///< the .so file
   std::shared_ptr<boost::dll::shared_library> lib; ///< keeps the code mapped
-  std::vector<ModuleInfo> *modules = nullptr;      ///< owned by the library
+  const std::vector<ModuleInfo> *modules = nullptr; ///< owned by the library
 };
 
 /// A module object together with the library its code lives in; the object is destroyed
@@ -27,11 +27,16 @@ struct Instance {
   const ModuleInfo *info = nullptr;                ///< its description (lives in lib)
 };
 
-/// Loads one module shared object: checks pio_api_version before calling anything, then calls
-/// pio_modules. Throws pio::Error naming the file and what is wrong (missing file, not a
-/// shared object, missing symbol, API version mismatch naming both versions).
+/// Loads one module shared object: checks pio_api_version and the ABI fingerprint before calling
+/// anything, then calls pio_modules. Throws pio::Error naming the file and what is wrong
+/// (missing file, not a shared object, missing symbol, API version or ABI mismatch naming both).
 LoadedLibrary load_library(const std::string &path);
 
+/// What differs between a module's ABI fingerprint and the harness's ("" if they match).
+std::string abi_mismatch(const AbiFingerprint &module, const AbiFingerprint &harness);
+
+/// The harness's own fingerprint.
+const AbiFingerprint &harness_abi();
 /// Every module library in the search directories (files ending in .so), with the load error
 /// of each file that is not a usable module.
 struct Catalog {

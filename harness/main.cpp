@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "config.hpp"
+#include "directive_docs.hpp"
 #include "pio/version.hpp"
 #include "run.hpp"
 
@@ -21,16 +22,35 @@ int main(int argc, char **argv) {
   app.add_option("-M,--module-path", opt.module_dirs,
                  "directory to search for modules first (repeatable)");
   app.add_option("-r,--results", opt.results_path, "results JSON file (overrides ResultsFile)");
+  std::vector<std::string> outputs;
+  app.add_option("-o,--output", outputs,
+                 "extra output FORMAT=FILE (repeatable): csv=FILE writes one CSV row per "
+                 "repetition; json=FILE is the same as --results");
   app.add_flag("--overwrite", opt.overwrite, "allow an existing TestFile to be written");
   app.add_flag("--keep-files", opt.keep_files, "keep the test files after the run");
   app.add_flag("--list-modules", list, "list the modules found, their directives and help");
+  bool list_directives = false;
+  app.add_flag("--list-directives", list_directives,
+               "print the harness's own directives as a Markdown table (docs/configuration.md)");
   app.set_version_flag("--version", std::string("pio-bench ") + pio::kToolVersion);
   int code = 0;
   try {
     app.parse(argc, argv);
+    for (const auto &o : outputs) {
+      const auto eq = o.find('=');
+      const std::string format = o.substr(0, eq == std::string::npos ? o.size() : eq);
+      const std::string file = eq == std::string::npos ? "" : o.substr(eq + 1);
+      if (file.empty() || (format != "csv" && format != "json"))
+        throw pio::Error("-o " + o + ": not FORMAT=FILE with FORMAT csv or json",
+                         "write e.g. -o csv=results.csv");
+      (format == "csv" ? opt.csv_path : opt.results_path) = file;
+    }
     for (int i = 0; i < argc; ++i)
       opt.command_line.emplace_back(argv[i]);
-    if (list) {
+    if (list_directives) {
+      if (rank == 0)
+        std::cout << pio::harness::harness_directives_markdown();
+    } else if (list) {
       code = rank == 0 ? pio::harness::list_modules(opt, std::cout) : 0;
     } else if (opt.config_path.empty()) {
       if (rank == 0)

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/filesystem.hpp>
 #include <regex>
 #include <sstream>
 
@@ -29,6 +30,10 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
   boost::dll::fs::error_code ec;
   const auto exe = boost::dll::program_location(ec);
   if (!ec) {
+    // Run from the build tree (build/harness/pio-harness): the build's modules (build/modules).
+    const std::string build_dir = (exe.parent_path().parent_path() / "modules").string();
+    if (boost::filesystem::exists(exe.parent_path().parent_path() / "CMakeCache.txt"))
+      dirs.push_back(build_dir);
     const auto prefix = exe.parent_path().parent_path();
     for (const char *lib : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
       const std::string d = (prefix / lib / "pio-bench" / "modules").string();

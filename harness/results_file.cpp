@@ -36,8 +36,8 @@ std::string file_system_type(const std::string &path) {
   return buf;
 }
 
-nlohmann::json provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
-                          const std::string &test_file) {
+void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
+                     const std::string &test_file, RunResult &run) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -48,7 +48,7 @@ nlohmann::json provenance(MPI_Comm comm, const std::vector<std::string> &command
   MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
              0, comm);
   if (rank != 0)
-    return nullptr;
+    return;
   std::map<std::string, int> hosts;
   for (int r = 0; r < size; ++r)
     ++hosts[std::string(all.data() + static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
@@ -62,21 +62,17 @@ nlohmann::json provenance(MPI_Comm comm, const std::vector<std::string> &command
   const std::time_t now = std::time(nullptr);
   char date[64];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  nlohmann::json host_list = nlohmann::json::array();
-  for (const auto &[name, ranks] : hosts)
-    host_list.push_back({{"host", name}, {"ranks", ranks}});
-  return {{"schema_version", kResultsSchemaVersion},
-          {"tool", "pio-bench"},
-          {"tool_version", kToolVersion},
-          {"module_api_version", kApiVersion},
-          {"date", date},
-          {"command_line", command_line},
-          {"mpi_library", lib_text},
-          {"mpi_standard", std::to_string(major) + "." + std::to_string(minor)},
-          {"processes", size},
-          {"hosts", host_list},
-          {"test_file", test_file},
-          {"file_system", file_system_type(test_file)}};
+  run.schema_version = kResultsSchemaVersion;
+  run.tool_version = kToolVersion;
+  run.module_api_version = kApiVersion;
+  run.date = date;
+  run.command_line = command_line;
+  run.mpi_library = lib_text;
+  run.mpi_standard = std::to_string(major) + "." + std::to_string(minor);
+  run.processes = size;
+  run.hosts.assign(hosts.begin(), hosts.end());
+  run.test_file = test_file;
+  run.file_system = file_system_type(test_file);
 }
 
 void save_results(const std::string &path, const nlohmann::json &doc) {
@@ -86,7 +82,7 @@ void save_results(const std::string &path, const nlohmann::json &doc) {
     if (!f)
       throw Error("cannot write results file " + tmp + ": " + std::strerror(errno),
                   "set ResultsFile (or --results) to a writable path");
-    f << doc.dump(2) << "\n";
+    f << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (!f)
       throw Error("writing results file " + tmp + " failed", "check free space");
   }

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pio/results.hpp"
+
 namespace pio::harness {
 
 /// What a run needs besides the config file.
@@ -17,6 +19,7 @@ struct RunOptions {
   std::vector<std::string>
       module_dirs;          ///< searched first, then ModulePath, PIO_MODULE_PATH, install dir
   std::string results_path; ///< overrides ResultsFile ("" = config or default)
+  std::string csv_path;     ///< CSV results (-o csv=FILE; overrides CsvFile; "" = none)
   bool overwrite = false;   ///< allow TestFile to exist already (--overwrite)
   bool keep_files = false;  ///< keep test files after the run (--keep-files)
   std::vector<std::string> command_line; ///< recorded in the results
@@ -24,10 +27,11 @@ struct RunOptions {
   std::ostream *err = &std::cerr;        ///< errors and warnings
 };
 
-/// The exit code and the results document (complete on rank 0; ranks > 0 get the summary only).
+/// The exit code and the results (complete on rank 0; ranks > 0 get the exit code only).
 struct RunOutcome {
   int exit_code = 0;      ///< 0 ok, 1 a test or module failed, 2 config or usage error
   nlohmann::json results; ///< the results document written to the results file
+  RunResult run;          ///< the typed results the document was rendered from
 };
 
 /// Parses the config, loads the modules, runs every module block, reports. Collective on comm.

@@ -3,20 +3,11 @@
 
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "pio/results.hpp"
 
 namespace pio::harness {
 
-/// min / max / mean / sample standard deviation of a series.
-struct Summary {
-  double min = 0, max = 0, mean = 0, stddev = 0;
-  int count = 0;
-};
-
-/// Summarises values (all zero for an empty series).
-Summary summarize(const std::vector<double> &values);
-
-/// {"min":..,"max":..,"mean":..,"stddev":..,"count":..}
-nlohmann::json to_json(const Summary &s);
+/// min / max / mean / median / sample standard deviation of a series (all zero when empty).
+Stats summarize(const std::vector<double> &values);
 
 } // namespace pio::harness

@@ -22,9 +22,11 @@ std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double e
   return next;
 }
 
-PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool flush,
-                      bool collective) {
-  const Phase &phase = test.spec->phases.at(static_cast<size_t>(phase_index));
+PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index,
+                      bool flush, bool collective) {
+  const Phase &phase = test.spec().phases.at(static_cast<size_t>(phase_index));
+  int sync_rank = 0;
+  MPI_Comm_rank(sync, &sync_rank);
   const bool timed_budget = phase.time_budget_s > 0;
   PhaseTiming t;
   UnitContext unit;
@@ -48,7 +50,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
     pending = capture("before_work_unit", [&] { module.before_work_unit(unit); });
 
     // B1: untimed; agreeing on errors is the barrier.
-    if ((t.failure = agree(test.comm, pending)))
+    if ((t.failure = agree(sync, pending)))
       return finished();
 
     heartbeat("work_unit");
@@ -63,7 +65,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
     const double own_end = MPI_Wtime();
     // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
     int failed = work_error.empty() ? 0 : 1, any = 0;
-    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, test.comm);
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
     const double end = MPI_Wtime();
 
     t.aggregate_time += end - start;
@@ -71,13 +73,13 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
     t.bytes += moved;
     ++t.units;
     if (any) {
-      t.failure = agree(test.comm, work_error);
+      t.failure = agree(sync, work_error);
       return finished();
     }
     // Agreed at once (untimed): the next before_work_unit may hold collective calls.
     heartbeat("after_work_unit");
     pending = capture("after_work_unit", [&] { module.after_work_unit(unit); });
-    if ((t.failure = agree(test.comm, pending)))
+    if ((t.failure = agree(sync, pending)))
       return finished();
 
     if (timed_budget && ++in_batch == batch) {
@@ -85,10 +87,10 @@ PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool f
       // (a barrier), and everyone follows (b_eff_io §5.4). Elapsed wall time, not the timed
       // part alone: a scheduled time covers the whole run, untimed steps included.
       std::int64_t next = 0;
-      if (test.rank == 0)
+      if (sync_rank == 0)
         next = next_batch(batch, t.units, MPI_Wtime() - phase_start, phase.time_budget_s,
                           phase.max_work_units);
-      MPI_Bcast(&next, 1, MPI_INT64_T, 0, test.comm);
+      MPI_Bcast(&next, 1, MPI_INT64_T, 0, sync);
       if (next == 0)
         break;
       batch = next;

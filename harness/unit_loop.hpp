@@ -21,7 +21,8 @@ struct PhaseTiming {
   std::optional<Failure> failure; ///< set on every rank if any rank failed in the phase
 };
 
-/// Runs the phase's work units on test.comm. Per unit: before_work_unit (untimed); B1 (an
+/// Runs the phase's work units; `sync` holds every rank taking part in the test (all its groups),
+/// over which the barriers and agreements run, while the module works on its group's test.comm. Per unit: before_work_unit (untimed); B1 (an
 /// agreement on errors, a barrier); start clock; work_unit; note own end; B2 (a one-int
 /// allreduce: a barrier that also tells every rank whether any unit failed); stop clock;
 /// after_work_unit (untimed). Count-driven phases run phase.work_units units; time-driven
@@ -29,8 +30,8 @@ struct PhaseTiming {
 /// deciding after each batch from the phase's elapsed wall time (its clock, read after the
 /// batch's last agreement, untimed parts included, so time-driven phases fit a scheduled
 /// time) and broadcasting the next batch size.
-PhaseTiming run_phase(Module &module, TestContext &test, int phase_index, bool flush,
-                      bool collective);
+PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index,
+                      bool flush, bool collective);
 
 /// Next batch size of a time-driven phase: doubles, but never past the units the remaining
 /// budget is expected to hold (at least 1); 0 when the budget is spent or max_units reached.

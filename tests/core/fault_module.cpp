@@ -1,6 +1,8 @@
 // Test-only module: throws (or aborts the process) in a chosen method on a chosen rank, so the
 // error consensus of DESIGN §7 can be tested in every one of the seven methods.
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -19,6 +21,17 @@ public:
     crash_ = ctx.settings.flag("Crash");
     hang_ = ctx.settings.flag("Hang");
     rank_ = ctx.rank;
+    if (ctx.settings.has("ClaimFile") && !ctx.settings.text("ClaimFile").empty() && ctx.rank == 0) {
+      const auto slash = ctx.test_file.find_last_of('/');
+      const std::string dir = slash == std::string::npos ? "." : ctx.test_file.substr(0, slash);
+      const std::string path = dir + "/" + ctx.settings.text("ClaimFile");
+      ctx.claim_file(path);
+      std::FILE *f = std::fopen(path.c_str(), "w");
+      if (!f)
+        throw pio::Error("cannot create " + path);
+      std::fputs("claimed", f);
+      std::fclose(f);
+    }
     maybe_fail("init_module", 0);
     std::vector<pio::TestSpec> tests;
     for (std::int64_t i = 0; i < ctx.settings.integer("Tests"); ++i) {
@@ -29,6 +42,11 @@ public:
       t.phases[0].work_units = 3;
       t.file_suffix = suffix_;
       t.keep_file = ctx.settings.flag("KeepFile");
+      group_size_ = static_cast<int>(ctx.settings.integer("GroupSize"));
+      if (group_size_ > 0)
+        t.groups = pio::RankGroups::blocks(group_size_, std::max(1, ctx.size / group_size_));
+      if (ctx.settings.flag("Comm"))
+        t.comm = pio::CommSemantics{4, 0.5, 8, 2.0, pio::Report::Both};
       tests.push_back(t);
     }
     return tests;
@@ -37,7 +55,16 @@ public:
     test_ = t.test_index;
     file_ = t.file;
     maybe_fail("describe_test", test_);
-    if (t.test_index > 0 && t.spec->keep_file && file_ != MPI_FILE_NULL) {
+    if (group_size_ > 0) {
+      // The group communicator is the test's: its size matches GroupSize (collective, so only
+      // in runs that inject no failure here).
+      int members = 0;
+      pio::mpi_check(MPI_Allreduce(&one_, &members, 1, MPI_INT, MPI_SUM, t.comm), "MPI_Allreduce");
+      if (members != group_size_ || t.size != group_size_ || t.group >= t.groups)
+        throw pio::Error("group communicator of size " + std::to_string(members) + ", expected " +
+                         std::to_string(group_size_));
+    }
+    if (t.test_index > 0 && t.spec().keep_file && file_ != MPI_FILE_NULL) {
       // A kept file still holds what the previous test wrote.
       char got[8] = {0};
       pio::mpi_check(MPI_File_read_at(file_, 0, got, 8, MPI_BYTE, MPI_STATUS_IGNORE),
@@ -82,28 +109,49 @@ private:
   int rank_ = 0;
   std::int64_t test_ = 0;
   MPI_File file_ = MPI_FILE_NULL;
+  int one_ = 1;
+  int group_size_ = 0;
 };
 
-} // namespace
-
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"test_faults",
-     "",
-     "test only: fails in a chosen method on a chosen rank",
-     "tests/core",
-     true,
-     {{"FailIn",
+pio::ModuleInfo faults_info() {
+  pio::ModuleInfo m("test_faults", pio::make_module<Faults>);
+  m.summary = "test only: fails in a chosen method on a chosen rank";
+  m.reference = "tests/core";
+  m.directives = {
+      {"FailIn",
        pio::DirectiveType::Text,
        "none",
        "method that fails",
        {"none", "init_module", "describe_test", "before_work_unit", "work_unit", "after_work_unit",
         "cleanup_test", "cleanup_module"}},
-      {"FailRank", pio::DirectiveType::Integer, "0", "rank that fails"},
-      {"FailTest", pio::DirectiveType::Integer, "0", "test index that fails"},
-      {"Tests", pio::DirectiveType::Integer, "2", "number of tests"},
+      pio::DirectiveSpec{"FailRank", pio::DirectiveType::Integer, "0", "rank that fails"}.at_least(0),
+      pio::DirectiveSpec{"FailTest", pio::DirectiveType::Integer, "0", "test index that fails"}
+          .at_least(0),
+      pio::DirectiveSpec{"Tests", pio::DirectiveType::Integer, "2", "number of tests"}.at_least(0),
       {"UseFile", pio::DirectiveType::Flag, "on", "open the test file"},
       {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"},
       {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"},
       {"FileSuffix", pio::DirectiveType::Text, "", "TestSpec::file_suffix of every test"},
-      {"KeepFile", pio::DirectiveType::Flag, "off", "TestSpec::keep_file of every test"}},
-     [] { return std::make_unique<Faults>(); }}})
+      {"KeepFile", pio::DirectiveType::Flag, "off", "TestSpec::keep_file of every test"},
+      {"ClaimFile", pio::DirectiveType::Text, "",
+       "init_module claims this file (relative to TestFile's directory) and creates it"},
+      pio::DirectiveSpec{"GroupSize", pio::DirectiveType::Integer, "0",
+                         "run each test in groups of this many consecutive ranks (0 = all)"}
+          .at_least(0),
+      {"Comm", pio::DirectiveType::Flag, "off",
+       "declare CommSemantics{4 ops, time scale 0.5, 8-byte messages, bytes scale 2}"}};
+  return m;
+}
+
+/// The same module declaring that it needs no file, for the harness's enforcement of it.
+pio::ModuleInfo nofile_info() {
+  pio::ModuleInfo m = faults_info();
+  m.name = "test_nofile";
+  m.summary = "test only: declares needs_file = false (its tests may still ask for one)";
+  m.needs_file = false;
+  return m;
+}
+
+} // namespace
+
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{faults_info(), nofile_info()})

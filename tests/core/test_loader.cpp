@@ -30,6 +30,24 @@ TEST_CASE("a wrong API version is refused naming both versions", "[loader]") {
                         Contains(path));
 }
 
+TEST_CASE("a module built with another ABI is refused naming both, before any call", "[loader]") {
+  const std::string path = std::string(PIO_BAD_MODULE_DIR) + "/bad_abi.so";
+  CHECK_THROWS_WITH(pio::harness::load_library(path),
+                    Contains(path) && Contains("another ABI") &&
+                        Contains("MPI library: module Open MPI, harness MPICH") &&
+                        Contains("C++ library: module libc++ abi 1, harness libstdc++") &&
+                        Contains("Open MPI 4.1.4"));
+}
+
+TEST_CASE("the ABI comparison names only what differs", "[loader]") {
+  const pio::AbiFingerprint &mine = pio::harness::harness_abi();
+  CHECK(pio::harness::abi_mismatch(mine, mine).empty());
+  pio::AbiFingerprint other = mine;
+  other.test_spec_size += 8;
+  const std::string diff = pio::harness::abi_mismatch(other, mine);
+  CHECK_THAT(diff, Contains("sizeof(TestSpec)") && !Contains("MPI library"));
+}
+
 TEST_CASE("a shared object without the API symbol is not a module", "[loader]") {
   CHECK_THROWS_WITH(pio::harness::load_library(std::string(PIO_BAD_MODULE_DIR) + "/no_symbol.so"),
                     Contains("no pio_api_version symbol"));
@@ -40,5 +58,5 @@ TEST_CASE("a scan keeps good modules and reports bad files", "[loader]") {
   CHECK(cat.find("simple_strided") != nullptr);
   CHECK(cat.find("Simple Strided") != nullptr); // by title too
   CHECK(cat.find("null") != nullptr);
-  CHECK(cat.problems.size() == 2);
+  CHECK(cat.problems.size() == 3);
 }

@@ -23,7 +23,7 @@ TEST_CASE("the results document records what DESIGN §6 asks for", "[results]") 
     std::ifstream f(dir.file("res.json"));
     const auto on_disk = nlohmann::json::parse(f);
     CHECK(on_disk == d);
-    CHECK(d.at("schema_version") == 1);
+    CHECK(d.at("schema_version") == 2);
     CHECK(d.at("tool") == "pio-bench");
     CHECK(!d.at("date").get<std::string>().empty());
     CHECK(d.at("mpi_library").get<std::string>().find("MPICH") != std::string::npos);
@@ -59,9 +59,39 @@ TEST_CASE("the results document records what DESIGN §6 asks for", "[results]") 
       }
       CHECK(t.at("summary").at("bandwidth_MiBps").at("count") == 3);
     }
-    // The table shows averages (ShowAverages) and the open/close columns.
-    CHECK(ran.out.find("avg3") != std::string::npos);
+    // The table shows the spread over repetitions (ShowAverages) and the open/close columns.
+    CHECK(ran.out.find("min..max MiB/s") != std::string::npos);
     CHECK(ran.out.find("open s") != std::string::npos);
     return ok;
+  }));
+}
+
+TEST_CASE("-o csv=FILE writes one row per repetition with every parameter a column", "[results]") {
+  pio::test::TempDir dir;
+  pio::harness::RunOptions opt;
+  opt.csv_path = dir.file("res.csv");
+  const auto ran = pio::test::run_config_with(
+      dir, "csv",
+      "TestFile " + dir.file("res.dat") +
+          "\n<ap_module>\nModuleName simple_strided\nModuleReps 2\nBufferSizes 2K 4K\n"
+          "WorkUnits 2\nHint romio_cb_write enable\n</ap_module>\n",
+      opt);
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    std::ifstream f(dir.file("res.csv"));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(f, line);)
+      lines.push_back(line);
+    REQUIRE(lines.size() == 5); // header + 2 tests x 2 reps
+    const std::string &header = lines[0];
+    CHECK(header.find("strip_size") != std::string::npos);
+    CHECK(header.find("hint:romio_cb_write") != std::string::npos);
+    CHECK(header.find("bandwidth_MiBps") != std::string::npos);
+    // The rows carry the typed results: rep 1 of test 2 is the last row.
+    const auto &t = ran.run.modules.at(0).tests.at(1);
+    CHECK(lines[4].find(",4K,4096,") != std::string::npos);
+    CHECK(lines[4].find("," + std::to_string(t.reps.at(1).bytes) + ",") != std::string::npos);
+    CHECK(!pio::test::exists(dir.file("res.csv.tmp")));
+    return lines.size() == 5;
   }));
 }

@@ -91,20 +91,27 @@ std::string module_dir() { return PIO_TEST_MODULE_DIR; }
 
 Ran run_config(const TempDir &dir, const std::string &name, const std::string &config_text,
                bool keep_files, bool overwrite) {
+  harness::RunOptions opt;
+  opt.keep_files = keep_files;
+  opt.overwrite = overwrite;
+  return run_config_with(dir, name, config_text, opt);
+}
+
+Ran run_config_with(const TempDir &dir, const std::string &name, const std::string &config_text,
+                    harness::RunOptions opt) {
   const std::string conf = dir.file(name + ".conf");
   write_text(conf, config_text);
   std::ostringstream out, err;
-  harness::RunOptions opt;
   opt.config_path = conf;
-  opt.module_dirs = {module_dir()};
-  opt.results_path = dir.file(name + ".json");
-  opt.keep_files = keep_files;
-  opt.overwrite = overwrite;
+  if (opt.module_dirs.empty())
+    opt.module_dirs = {module_dir()};
+  if (opt.results_path.empty())
+    opt.results_path = dir.file(name + ".json");
   opt.out = &out;
   opt.err = &err;
   auto outcome = harness::run(opt, MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
-  return Ran{outcome.exit_code, outcome.results, out.str(), err.str()};
+  return Ran{outcome.exit_code, outcome.results, std::move(outcome.run), out.str(), err.str()};
 }
 
 } // namespace pio::test

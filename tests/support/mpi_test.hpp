@@ -55,7 +55,8 @@ std::string module_dir();
 /// Result of run_config: the harness's exit code, its results, and what it printed.
 struct Ran {
   int exit_code = 0;
-  nlohmann::json results;
+  nlohmann::json results; ///< the JSON results document (rank 0)
+  RunResult run;          ///< the typed results (rank 0)
   std::string out; ///< stdout text (rank 0)
   std::string err; ///< stderr text (this rank)
 };
@@ -64,5 +65,10 @@ struct Ran {
 /// build's module directory, results going to dir/name.json. keep_files keeps test files.
 Ran run_config(const TempDir &dir, const std::string &name, const std::string &config_text,
                bool keep_files = false, bool overwrite = false);
+
+/// Like run_config, with every option of the run settable (config_path, module_dirs,
+/// results_path, out and err are filled in unless set).
+Ran run_config_with(const TempDir &dir, const std::string &name, const std::string &config_text,
+                    harness::RunOptions options);
 
 } // namespace pio::test

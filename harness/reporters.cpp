@@ -1,0 +1,30 @@
+#include "reporters.hpp"
+
+#include "console_report.hpp"
+#include "csv_reporter.hpp"
+#include "error_log.hpp"
+#include "imb_reporter.hpp"
+#include "json_reporter.hpp"
+
+namespace pio::harness {
+
+std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
+                                                      const Config &config,
+                                                      const std::string &results_path,
+                                                      bool overwrite) {
+  const GlobalConfig &g = config.global;
+  std::vector<std::unique_ptr<Reporter>> r;
+  // The console first, then IMB's tables on the same stream (after each block's heading).
+  r.push_back(std::make_unique<ConsoleReporter>(
+      *options.out, TableOptions{g.show_averages, g.report_open_time, g.report_close_time,
+                                 g.report_header_offset}));
+  r.push_back(std::make_unique<ImbReporter>(*options.out));
+  r.push_back(std::make_unique<ErrorLogReporter>(*options.err));
+  r.push_back(std::make_unique<JsonReporter>(results_path, *options.err));
+  const std::string csv = !options.csv_path.empty() ? options.csv_path : g.csv_file;
+  if (!csv.empty())
+    r.push_back(std::make_unique<CsvReporter>(csv, overwrite));
+  return r;
+}
+
+} // namespace pio::harness

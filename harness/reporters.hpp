@@ -1,0 +1,21 @@
+#pragma once
+/// The reporters of a run, from the options and the config.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "reporter.hpp"
+#include "run.hpp"
+
+namespace pio::harness {
+
+/// Console table, IMB tables, error log, JSON results document, and the CSV file when asked
+/// for (-o csv=FILE or CsvFile). Throws pio::Error if an output file may not be written.
+std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
+                                                      const Config &config,
+                                                      const std::string &results_path,
+                                                      bool overwrite);
+
+} // namespace pio::harness
