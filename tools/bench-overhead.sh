@@ -29,9 +29,9 @@ mkdir -p "$DISK"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"; rm -f "$DISK"/pio-bench-overhead.*' EXIT
 
-max() { python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$1" "$2"; }
+max() { /usr/bin/python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$1" "$2"; }
 best_bw() { # results.json module-index -> best repetition bandwidth (MiB/s)
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["modules"][int(sys.argv[2])]; print(max(r["bandwidth_MiBps"] for r in m["tests"][0]["reps"]))' "$1" "$2"
+  /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["modules"][int(sys.argv[2])]; print(max(r["bandwidth_MiBps"] for r in m["tests"][0]["reps"]))' "$1" "$2"
 }
 
 printf "%-6s %-6s %5s %12s %12s %8s %16s\n" where mode ranks "pio MiB/s" "hand MiB/s" "pio/hand" "hand+Barrier MiB/s"
@@ -76,7 +76,7 @@ CONF
       h=$([ $m = write ] && echo "$hand_w" || echo "$hand_r")
       b=$([ $m = write ] && echo "$bar_w" || echo "$bar_r")
       printf "%-6s %-6s %5s %12.1f %12.1f %8.3f %16.1f\n" "$label" $m "$n" "$p" "$h" \
-        "$(python3 -c "print($p/$h)")" "$b"
+        "$(/usr/bin/python3 -c "print($p/$h)")" "$b"
     done
   done
 done
@@ -93,7 +93,7 @@ TestFile $WORK/unused
 </ap_module>
 CONF
   mpiexec -n "$n" "$HARNESS" -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
-  pio=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(min(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")
+  pio=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(min(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")
   bar=$(mpiexec -n "$n" "$HAND" barriers /dev/null 1 2000 "$REPS" allreduce)
-  printf "%-6s %16.2f %16.2f %16.2f\n" "$n" "$pio" "$bar" "$(python3 -c "print($pio-$bar)")"
+  printf "%-6s %16.2f %16.2f %16.2f\n" "$n" "$pio" "$bar" "$(/usr/bin/python3 -c "print($pio-$bar)")"
 done
