@@ -1,6 +1,6 @@
 #pragma once
 /// Agreeing on failures across ranks, so that one rank's error reaches all ranks before the
-/// next collective step and no rank waits forever (DESIGN §7).
+/// next collective step and no rank waits forever (docs/reliability.md).
 
 #include <mpi.h>
 

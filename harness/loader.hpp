@@ -1,5 +1,5 @@
 #pragma once
-/// Finds and loads module shared objects with Boost.DLL (DESIGN §3 interface hygiene).
+/// Finds and loads module shared objects with Boost.DLL, checking the API version and ABI fingerprint first (docs/writing-a-module.md).
 
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-/// From each rank's raw unit times to the typed figures of a repetition (DESIGN §4; IMB 3.2
+/// From each rank's raw unit times to the typed figures of a repetition (docs/timing.md; IMB 3.2
 /// User Guide §5.2.8, §6 for the per-operation times): bandwidth from the root's aggregate time,
 /// min / mean / max over ranks of each rank's own time, and per group the IMB t_min / t_avg /
 /// t_max per operation and throughput for tests with CommSemantics.

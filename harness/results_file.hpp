@@ -1,5 +1,5 @@
 #pragma once
-/// The results document (DESIGN §6): built on rank 0, rewritten atomically after every test so
+/// The results document (docs/results.md): built on rank 0, rewritten atomically after every test so
 /// that completed tests survive a crash of a later one.
 
 #include <mpi.h>

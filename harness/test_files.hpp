@@ -1,5 +1,5 @@
 #pragma once
-/// Which files the harness may touch (DESIGN §7): it never deletes, truncates or overwrites a
+/// Which files the harness may touch (docs/reliability.md): it never deletes, truncates or overwrites a
 /// file it did not create in this run, and deletes what it created unless asked to keep it.
 
 #include <set>

@@ -1,5 +1,5 @@
 #pragma once
-/// The timed loop over work units of one phase (DESIGN §4, thesis §3.2.1 and Fig. 3.3).
+/// The timed loop over work units of one phase (docs/timing.md, pio-bench thesis §3.2.1 and Fig. 3.3).
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-/// StepTimeout (DESIGN §7: no rank waits forever): if the harness on this rank makes no progress
+/// StepTimeout (no rank waits forever, docs/reliability.md): if the harness on this rank makes no progress
 /// for the timeout — e.g. a module's collective call that another rank never makes — the rank
 /// reports where it was stuck and exits non-zero; mpiexec then ends the other ranks. The results
 /// document already on disk keeps every completed test.

@@ -65,7 +65,7 @@ struct ErrorRecord {
   std::string message; ///< what, where and how to fix it
 };
 
-/// Statistics over a test's repetitions (DESIGN §4: min / max / mean / stddev over reps).
+/// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
   Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks

@@ -1,4 +1,4 @@
-// Error consensus (DESIGN §7): a module that throws on one rank in any of the seven methods
+// Error consensus (docs/reliability.md): a module that throws on one rank in any of the seven methods
 // fails that test or module on every rank with the failing rank's message; the run goes on to
 // the next module and exits non-zero.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// DESIGN §7: 64-bit sizes end to end; one transfer above 2 GiB works and lands byte-exact.
+// docs/reliability.md: 64-bit sizes end to end; one transfer above 2 GiB works and lands byte-exact.
 #include <catch2/catch.hpp>
 
 #include <fstream>

@@ -1,4 +1,4 @@
-// The results document (DESIGN §6): provenance, hints requested and in effect, per-rep times
+// The results document (docs/results.md): provenance, hints requested and in effect, per-rep times
 // and bandwidths, per-rank statistics, bytes, open/close times; the file on disk matches.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 
 using pio::test::on_root;
 
-TEST_CASE("the results document records what DESIGN §6 asks for", "[results]") {
+TEST_CASE("the results document records what docs/results.md asks for", "[results]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   const auto ran = pio::test::run_config(

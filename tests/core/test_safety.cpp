@@ -1,4 +1,4 @@
-// DESIGN §7: never delete, truncate or overwrite a file the harness did not create in this run;
+// docs/reliability.md: never delete, truncate or overwrite a file the harness did not create in this run;
 // delete what it created unless asked to keep it.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The timing method of DESIGN §4 / thesis Fig. 3.3, checked with the null module: a delay on
+// The timing method of docs/timing.md, thesis Fig. 3.3, checked with the null module: a delay on
 // one rank must show in the aggregate time and in the maximum over ranks, not in the minimum.
 #include <catch2/catch.hpp>
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "common/flash_geometry.hpp"
 #include "mpi_test.hpp"
 #include "owners.hpp"
 #include "pattern_checks.hpp"
+#include "pio/patterns/flash_geometry.hpp"
 
 using namespace pio::test; // the suites' shared checks and MPI test helpers
 
@@ -78,7 +78,7 @@ TEST_CASE("tiled: bad directives are clear errors", "[patterns_b][tiled]") {
   expect_failure("tiled", "  TileSizes 4\n  Overlap 1\n", "Overlap with Verify on", "read");
   expect_failure("tiled", "  TileSizes 4\n  Overlap 4x1\n", "is not smaller than tile 4x4", "read",
                  false);
-  expect_failure("tiled", "  WorkUnits 0\n", "WorkUnits must be positive");
+  expect_limit_error("tiled", "  WorkUnits 0\n", "WorkUnits");
 }
 
 // --- FLASH-IO (Figs. 3.11-3.12) ------------------------------------------------------------------
@@ -150,9 +150,9 @@ TEST_CASE("flash_io: the memory datatype is unk(nvar, x, y, z, block) without gu
 
 TEST_CASE("flash_io: bad directives are clear errors", "[patterns_b][flash]") {
   expect_failure("flash_io", "  BlockSizes 4x4\n", "BlockSizes '4x4' has 2 extents, expected 3");
-  expect_failure("flash_io", "  Blocks 0\n", "Blocks must be at least 1");
-  expect_failure("flash_io", "  GuardCells -1\n", "GuardCells must be at least 0");
-  expect_failure("flash_io", "  Variables 0\n", "Variables must be at least 1");
+  expect_limit_error("flash_io", "  Blocks 0\n", "Blocks");
+  expect_limit_error("flash_io", "  GuardCells -1\n", "GuardCells");
+  expect_limit_error("flash_io", "  Variables 0\n", "Variables");
 }
 
 // --- unstructured mesh (§3.4.1) ------------------------------------------------------------------
@@ -190,7 +190,7 @@ TEST_CASE("unstructured_mesh: a sweep of vertices and values", "[patterns_b][mes
 
 TEST_CASE("unstructured_mesh: bad directives are clear errors", "[patterns_b][mesh]") {
   expect_failure("unstructured_mesh", "  Placement diagonal\n", "diagonal");
-  expect_failure("unstructured_mesh", "  Vertices 0\n", "Vertices must be positive");
-  expect_failure("unstructured_mesh", "  ChunkVertices 0\n", "ChunkVertices must be positive");
-  expect_failure("unstructured_mesh", "  ValuesPerVertex -1\n", "must not be negative");
+  expect_limit_error("unstructured_mesh", "  Vertices 0\n", "Vertices");
+  expect_limit_error("unstructured_mesh", "  ChunkVertices 0\n", "ChunkVertices");
+  expect_limit_error("unstructured_mesh", "  ValuesPerVertex -1\n", "ValuesPerVertex");
 }

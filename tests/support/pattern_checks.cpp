@@ -19,7 +19,7 @@ std::uint8_t final_byte(const std::string &mode, int owner, std::int64_t o) {
   if (mode == "re-write")
     return pio::stamp_byte(owner, o, 1);
   if (mode == "read-modify-write")
-    return pio::stamp_byte(owner, o, 0) ^ 0xA5; // common/temporal_mode.hpp kModifyMask
+    return pio::stamp_byte(owner, o, 0) ^ 0xA5; // pio/patterns/temporal_mode.hpp kModifyMask
   return pio::stamp_byte(owner, o, 0);          // write; read and re-read see prepared data
 }
 
@@ -144,6 +144,24 @@ void expect_failure(const std::string &module, const std::string &directives,
   INFO(directives << "\nexpected an error containing: " << needle << "\ngot: " << text);
   REQUIRE(all_ranks(ran.exit_code != 0));
   REQUIRE(all_ranks(rank() != 0 || text.find(needle) != std::string::npos));
+}
+
+void expect_limit_error(const std::string &module, const std::string &directives,
+                        const std::string &directive, const std::string &mode) {
+  TempDir dir;
+  Block b{module, mode, false, true, directives, dir.file("bad")};
+  const std::string config = config_text(dir, {b}, true);
+  // The block's own directives start after the nine lines config_text writes before them.
+  const std::string where = "bad.conf:10:";
+  const auto ran = run_config(dir, "bad", config, false);
+  const std::string text = ran.err + (ran.results.is_null() ? std::string() : ran.results.dump());
+  INFO(config << "\nexpected an error at " << where << " naming " << directive
+              << "\ngot: " << text);
+  REQUIRE(all_ranks(ran.exit_code != 0));
+  const auto at = text.find(where);
+  REQUIRE(all_ranks(rank() != 0 ||
+                    (at != std::string::npos && text.find(directive, at) != std::string::npos)));
+  REQUIRE(all_ranks(!exists(b.file)));
 }
 
 } // namespace pio::test

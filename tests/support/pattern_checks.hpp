@@ -64,6 +64,12 @@ void run_all_modes(const std::string &module, const std::string &directives,
 /// run_all_modes in every temporal mode with one shared file whose image is `img`.
 void run_all_modes(const std::string &module, const std::string &directives, const Image &img);
 
+/// Runs a one-block config whose first directive line (`directives` starts with it) breaks a
+/// limit the module declares for `directive`: it must fail on every rank before any I/O, rank 0
+/// naming the config file and line of that directive and the directive itself.
+void expect_limit_error(const std::string &module, const std::string &directives,
+                        const std::string &directive, const std::string &mode = "write");
+
 /// Runs a one-block config that must fail on every rank, rank 0 reporting `needle`.
 void expect_failure(const std::string &module, const std::string &directives,
                     const std::string &needle, const std::string &mode = "write",

@@ -1,0 +1,71 @@
+#pragma once
+/// The pattern engine (pio::patterns, installed with pio-bench): a pio::Module that runs a
+/// Geometry in any of the five temporal modes (thesis §3.4.2), independent or collective, with or
+/// without a file view, with Verify. A spatial pattern module derives from PatternModule and
+/// supplies only its directives, its tests and one Geometry per test.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pio/module.hpp"
+#include "pio/patterns/geometry.hpp"
+#include "pio/patterns/temporal_mode.hpp"
+
+namespace pio::patterns {
+
+/// One test of a pattern: what the harness runs, and the layout the engine runs it with.
+struct PatternTest {
+  TestSpec spec;                            ///< start from PatternModule::pattern_spec()
+  std::shared_ptr<const Geometry> geometry; ///< every rank's extents in every unit of the test
+};
+
+/// The directives the engine reads for every pattern, declared once here: Mode (default write;
+/// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1) and
+/// HeaderOffset (default 0). A pattern module lists these first and appends its own.
+std::vector<DirectiveSpec>
+pattern_directives(const std::string &work_units = "1",
+                   const std::string &work_units_help = "work units per test");
+
+/// Base class for spatial pattern modules: it owns the per-test geometries and the I/O.
+class PatternModule : public Module {
+public:
+  /// Reads Mode, WorkUnits and HeaderOffset, then calls make_tests() and records mode, work
+  /// units and header offset of every test in its params.
+  std::vector<TestSpec> init_module(const ModuleContext &ctx) final;
+  /// Prepares the file for the read-type modes (untimed).
+  void describe_test(TestContext &test) final;
+  /// Extents, buffers, view; the untimed first access of re-read / re-write.
+  void before_work_unit(UnitContext &unit) final;
+  /// The I/O of one unit (and the flush SyncWrites asks for). The only timed method.
+  std::int64_t work_unit(UnitContext &unit) final;
+  /// Verify: checks the unit's bytes against their stamps.
+  void after_work_unit(UnitContext &unit) final;
+  /// Frees the unit buffers and datatypes.
+  void cleanup_test(TestContext &test) final;
+
+protected:
+  /// The module's tests and their geometries, from its directives. The geometry describes the
+  /// test's ranks: all ranks of ctx unless the module sets spec.groups.
+  virtual std::vector<PatternTest> make_tests(const ModuleContext &ctx) = 0;
+  /// The temporal mode of this module block (valid in make_tests).
+  TemporalMode mode() const { return mode_; }
+  /// WorkUnits of this module block (valid in make_tests).
+  std::int64_t work_units() const { return work_units_; }
+  /// HeaderOffset of this module block (valid in make_tests).
+  std::int64_t header_offset() const { return header_offset_; }
+  /// A one-phase count-driven TestSpec with label, buffer size, header offset and work units
+  /// set; buffer_size is recorded in params (init_module adds mode, work units, header offset).
+  TestSpec pattern_spec(const std::string &label, std::int64_t buffer_size) const;
+
+private:
+  struct Run; // per-test state: geometry, buffers, payload
+  TemporalMode mode_ = TemporalMode::Write;
+  std::int64_t work_units_ = 1;
+  std::int64_t header_offset_ = 0;
+  std::vector<std::shared_ptr<const Geometry>> geometries_; // by test index
+  std::shared_ptr<Run> run_;
+};
+
+} // namespace pio::patterns
