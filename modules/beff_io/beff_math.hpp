@@ -1,14 +1,11 @@
 #pragma once
-/// The b_eff_io definitions that need no MPI: Table 2, the schedule, the segment size of pattern
-/// types 3 and 4, and the averaging that turns measurements into b_eff_io (Koniges,
-/// Rabenseifner et al., seeds/000 §5.1, Table 2, §5.4, §6; Rabenseifner & Koniges, seeds/002 §4).
+/// The b_eff_io definitions that need no MPI: Table 2, M_PART and the averaging that turns
+/// bandwidths into b_eff_io (b_eff_io paper §5.1, Table 2; Euro-Par b_eff_io paper §4).
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace pio::beff {
 
@@ -42,32 +39,6 @@ struct Pattern {
 std::vector<Pattern> table2(std::int64_t mpart);
 /// M_PART = max(2 MB, memory of one process / 128) (§5.1).
 std::int64_t mpart_for(std::int64_t memory_per_process);
-/// Scheduled time of one pattern's write loop: T/3 * U/ΣU (§5.1, §5.4).
-double pattern_budget(double scheduled_time, int units, int sum_units);
-/// Smallest share of its scheduled time a pattern keeps when earlier patterns overran.
-inline constexpr double kMinimumBudgetShare = 0.25;
-/// The running schedule: a time-driven loop scheduled for `nominal` seconds gets what is left
-/// after the partition's earlier patterns overran by `debt` seconds (their closing syncs and
-/// last batches), never more than `nominal` and never less than kMinimumBudgetShare of it, so
-/// the partition keeps to T.
-double catch_up_budget(double nominal, double debt);
-/// x rounded up to a multiple of m (m > 0).
-std::int64_t round_up(std::int64_t x, std::int64_t m);
-
-/// What types 0-2 measured for one chunk size in the initial write: chunks per process and U.
-struct ChunkMeasurement {
-  std::int64_t chunks = 0; ///< chunks of l bytes each process wrote
-  int U = 0;               ///< the pattern's time units
-};
-
-/// Repetition factor of a type 3/4 pattern with `units` time units from what types 0-2 measured
-/// for the same l (§5.1, §5.4): time per chunk per time unit is averaged over the types (so the
-/// segmented write is expected to take its U share at the average speed of types 0-2), then
-/// inverted. At least 1; 1 when nothing was measured.
-std::int64_t segment_repetitions(int units, const std::vector<ChunkMeasurement> &measured);
-/// LSEG: sum of l * repetitions over the segment's patterns, rounded up to 1 MB (§5.4); at
-/// least 1 MB.
-std::int64_t segment_size(const std::vector<std::pair<std::int64_t, std::int64_t>> &l_and_reps);
 
 /// Weight of a pattern type in the b_eff_io of an access method: type 0 counts double (§5.1).
 double type_weight(int type);
@@ -78,24 +49,8 @@ double method_beff(const std::map<int, double> &bandwidth_by_type);
 double partition_beff(double write, double rewrite, double read);
 
 /// One phase label: "<method> <pattern> <chunk>" for I/O, "<method> <pattern> sync" for the
-/// MPI_File_sync that ends a write loop.
+/// MPI_File_sync that ends a write loop. For people and tools reading the results only: the
+/// module keeps what each phase is in its plan and never reads a label back.
 std::string phase_label(Method m, const Pattern &p, bool sync);
-/// Parsed phase label.
-struct PhaseKey {
-  Method method = Method::Write; ///< access method
-  int pattern = 0;               ///< Table 2 number
-  bool sync = false;             ///< the sync phase ending the pattern's write loop
-  std::string chunk;             ///< chunk label ("" for sync)
-};
-/// Parses a phase_label(); returns false if it is not one.
-bool parse_phase_label(const std::string &label, PhaseKey &key);
-
-/// Computes the b_eff_io figure from the module's section of the results document (as the
-/// harness writes it: tests[].params, tests[].reps[].{open_time_s, close_time_s, phases[]}).
-/// `notes` carries what the module observed itself (wall times per partition, capped patterns,
-/// fallbacks); may be null. Returns the figure: per partition, per access method, per pattern
-/// type and per pattern (the table the paper plots, §5.3), the system value, the rule check
-/// and a "text" rendering for the console.
-nlohmann::json summarize_results(const nlohmann::json &module_results, const nlohmann::json &notes);
 
 } // namespace pio::beff

@@ -1,0 +1,142 @@
+// The b_eff_io environment probe.
+#include "environment.hpp"
+
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "pio/mpi_handles.hpp"
+
+namespace pio::beff {
+namespace {
+
+/// Memory of this node in bytes (sysconf, else /proc/meminfo), 0 if unknown.
+std::int64_t detect_node_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0)
+    return static_cast<std::int64_t>(pages) * page;
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::int64_t kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemTotal:")
+      return kb * 1024;
+    in.ignore(1 << 10, '\n');
+  }
+  return 0;
+}
+
+/// Memory per node: MemoryPerNode, else detected (minimum over nodes).
+void find_memory(const ModuleContext &ctx, Environment &env) {
+  if (ctx.settings.has("MemoryPerNode")) {
+    env.node_memory = ctx.settings.size("MemoryPerNode");
+    env.memory_source = "MemoryPerNode directive";
+    return;
+  }
+  env.node_memory = detect_node_memory();
+  MPI_Allreduce(MPI_IN_PLACE, &env.node_memory, 1, MPI_INT64_T, MPI_MIN, ctx.comm);
+  env.memory_source = "detected (sysconf _SC_PHYS_PAGES, minimum over nodes)";
+  if (env.node_memory <= 0)
+    throw Error("cannot detect the memory per node", "set MemoryPerNode, e.g. MemoryPerNode 64G");
+}
+
+/// Processes per node within each partition (the first `procs` ranks), on its fullest node.
+void count_per_node(const ModuleContext &ctx, const std::vector<int> &partitions,
+                    Environment &env) {
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  mpi_check(
+      MPI_Comm_split_type(ctx.comm, MPI_COMM_TYPE_SHARED, ctx.rank, MPI_INFO_NULL, &node_comm),
+      "MPI_Comm_split_type");
+  Comm node(node_comm);
+  int node_size = 1;
+  MPI_Comm_size(node.get(), &node_size);
+  std::vector<int> node_ranks(static_cast<size_t>(node_size));
+  MPI_Allgather(&ctx.rank, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, node.get());
+  for (int procs : partitions) {
+    int on_node = static_cast<int>(
+        std::count_if(node_ranks.begin(), node_ranks.end(), [&](int r) { return r < procs; }));
+    MPI_Allreduce(MPI_IN_PLACE, &on_node, 1, MPI_INT, MPI_MAX, ctx.comm);
+    env.processes_per_node[procs] = std::max(on_node, 1);
+  }
+}
+
+/// Shared file pointers (type 1): probed once on a scratch file the module claims from the
+/// harness (which deletes it after cleanup_module); fall back to individual pointers if they
+/// fail (Euro-Par b_eff_io paper §5).
+void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &env) {
+  const std::string mode = ctx.settings.text("SharedPointers");
+  env.shared_pointers = mode != "off";
+  env.positioning = mode == "off"
+                        ? "individual file pointers (fallback forced by SharedPointers off)"
+                        : "shared file pointers (MPI_File_write_ordered / read_ordered)";
+  if (!type1 || mode == "off")
+    return;
+  const std::string probe = ctx.test_file + ".beff_io-probe";
+  // Every rank claims before the collective open, and all agree, so no rank opens alone.
+  std::string refused;
+  try {
+    ctx.claim_file(probe);
+  } catch (const Error &e) {
+    refused = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+  }
+  int bad = !refused.empty();
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx.comm);
+  if (bad)
+    throw Error(refused.empty() ? "another rank could not claim " + probe : refused,
+                "remove the stale shared-pointer probe file, or set SharedPointers off");
+  MPI_File fh = MPI_FILE_NULL;
+  mpi_check(
+      MPI_File_open(ctx.comm, probe.c_str(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh),
+      ("MPI_File_open(\"" + probe + "\") for the shared file pointer probe").c_str());
+  char byte = 0;
+  bad = MPI_File_write_ordered(fh, &byte, 1, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+  if (!bad)
+    bad = MPI_File_seek_shared(fh, 0, MPI_SEEK_SET) != MPI_SUCCESS;
+  MPI_File_close(&fh);
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx.comm);
+  if (!bad)
+    return;
+  if (mode == "on")
+    throw Error("shared file pointers do not work on " + probe +
+                    " (MPI_File_write_ordered or MPI_File_seek_shared failed)",
+                "use SharedPointers auto to fall back to individual file pointers");
+  env.shared_pointers = false;
+  env.positioning = "individual file pointers (fallback: shared file pointers failed on this "
+                    "file system)";
+}
+
+/// MaxFileSize: a safety cap on all pattern types' files together (tmpfs lives in memory);
+/// default 40 % of the free space of the TestFile's directory.
+void find_max_file_size(const ModuleContext &ctx, Environment &env) {
+  if (ctx.settings.has("MaxFileSize")) {
+    env.max_file_size = ctx.settings.size("MaxFileSize");
+    return;
+  }
+  std::int64_t avail = 0;
+  if (ctx.rank == 0) {
+    std::string dir = ctx.test_file;
+    const auto slash = dir.find_last_of('/');
+    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : dir.substr(0, slash));
+    struct statvfs st;
+    if (::statvfs(dir.c_str(), &st) == 0)
+      avail = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
+  }
+  MPI_Bcast(&avail, 1, MPI_INT64_T, 0, ctx.comm);
+  env.max_file_size = avail * 2 / 5;
+}
+
+} // namespace
+
+Environment probe_environment(const ModuleContext &ctx, const std::vector<int> &partitions,
+                              bool type1) {
+  Environment env;
+  find_memory(ctx, env);
+  count_per_node(ctx, partitions, env);
+  probe_shared_pointers(ctx, type1, env);
+  find_max_file_size(ctx, env);
+  return env;
+}
+
+} // namespace pio::beff
