@@ -1,6 +1,9 @@
 # pio_add_module(<target> SOURCES <src>... [LIBRARIES <lib>...] [NO_INSTALL])
-# Builds a pio-bench access pattern module: a shared object loaded by pio-harness.
-# Used in-tree and, through find_package(pio-bench), by module authors out of tree.
+# Builds a pio-bench module: a shared object loaded by pio-harness. Used in tree and, through
+# find_package(pio-bench), by module authors out of tree; a pattern links pio::patterns.
+# Without NO_INSTALL, `cmake --install` puts it in PIO_INSTALL_MODULE_DIR: in tree
+# <libdir>/pio-bench/modules under the install prefix; out of tree the package config sets it to
+# the installed pio-harness's module directory (override with -DPIO_INSTALL_MODULE_DIR=...).
 function(pio_add_module target)
   cmake_parse_arguments(ARG "NO_INSTALL" "" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${target} MODULE ${ARG_SOURCES})
@@ -19,10 +22,10 @@ function(pio_add_module target)
     add_dependencies(pio_all_modules ${target})
   endif()
   if(NOT ARG_NO_INSTALL)
-    if(DEFINED PIO_INSTALL_MODULE_DIR)
-      install(TARGETS ${target} LIBRARY DESTINATION ${PIO_INSTALL_MODULE_DIR})
-    else()
-      install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/pio-bench/modules)
+    if(NOT PIO_INSTALL_MODULE_DIR)
+      message(FATAL_ERROR "pio_add_module(${target}): PIO_INSTALL_MODULE_DIR is not set; use "
+                          "find_package(pio-bench) first, or pass NO_INSTALL")
     endif()
+    install(TARGETS ${target} LIBRARY DESTINATION ${PIO_INSTALL_MODULE_DIR})
   endif()
 endfunction()

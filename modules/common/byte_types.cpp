@@ -1,4 +1,4 @@
-#include "common/byte_types.hpp"
+#include "pio/patterns/byte_types.hpp"
 
 #include <climits>
 

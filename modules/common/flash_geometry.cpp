@@ -1,11 +1,11 @@
 // FLASH-IO checkpoint geometry: thesis §3.4.1 "Flash I/O Kernel", Fig. 3.11 (memory) and
 // Fig. 3.12 (file); see modules/flash_io/flash_io.cpp for the formulas.
-#include "common/flash_geometry.hpp"
+#include "pio/patterns/flash_geometry.hpp"
 
 #include <mpi.h>
 
-#include "common/byte_types.hpp"
-#include "common/tile_dims.hpp"
+#include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/tile_dims.hpp"
 
 namespace pio::patterns {
 

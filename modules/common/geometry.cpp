@@ -1,8 +1,8 @@
-#include "common/geometry.hpp"
+#include "pio/patterns/geometry.hpp"
 
 #include <climits>
 
-#include "common/byte_types.hpp"
+#include "pio/patterns/byte_types.hpp"
 
 namespace pio::patterns {
 

@@ -1,57 +1,17 @@
 // Shared pieces of the strided-family pattern modules (thesis §3.4.1, Figs. 3.6-3.9).
-#include "common/strided_geometry.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 
 #include <climits>
 
-#include "common/byte_types.hpp"
 #include "pio/error.hpp"
+#include "pio/patterns/byte_types.hpp"
 
 namespace pio::patterns {
 
-std::vector<DirectiveSpec> strided_common_directives(const std::string &sizes,
-                                                     const std::string &units) {
-  std::vector<DirectiveSpec> d;
-  if (!sizes.empty())
-    d.push_back({"BufferSizes", DirectiveType::Sizes, sizes,
-                 "bytes each rank moves per work unit; one test per size"});
-  d.push_back({"WorkUnits", DirectiveType::Integer, units, "work units per test (> 0)"});
-  d.push_back({"HeaderOffset", DirectiveType::Size, "0",
-               "bytes skipped at the start of the file before the pattern begins"});
-  return d;
-}
-
-void require_positive(std::int64_t value, const std::string &directive) {
-  if (value <= 0)
-    throw Error(directive + " must be positive, got " + std::to_string(value),
-                "set " + directive + " to a value greater than zero");
-}
-
-StridedBasics read_strided_basics(const Settings &settings, bool has_buffer_sizes) {
-  StridedBasics b;
-  if (has_buffer_sizes) {
-    b.buffer_sizes = settings.sizes("BufferSizes");
-    for (auto s : b.buffer_sizes)
-      require_positive(s, "BufferSizes");
-  }
-  b.work_units = settings.integer("WorkUnits");
-  require_positive(b.work_units, "WorkUnits");
-  b.header_offset = settings.size("HeaderOffset");
-  if (b.header_offset < 0)
-    throw Error("HeaderOffset must not be negative", "set HeaderOffset to 0 or more bytes");
-  return b;
-}
-
-TestSpec strided_spec(const std::string &label, std::int64_t buffer_size,
-                      std::int64_t header_offset, std::int64_t work_units) {
-  TestSpec t;
-  t.label = label;
-  t.buffer_size = buffer_size;
-  t.header_offset = header_offset;
-  t.phases.at(0).work_units = work_units;
-  t.params["buffer_size"] = std::to_string(buffer_size);
-  t.params["header_offset"] = std::to_string(header_offset);
-  t.params["work_units"] = std::to_string(work_units);
-  return t;
+DirectiveSpec buffer_sizes_directive(const std::string &sizes) {
+  return DirectiveSpec{"BufferSizes", DirectiveType::Sizes, sizes,
+                       "bytes each rank moves per work unit; one test per size"}
+      .at_least(1);
 }
 
 std::vector<Extent> ContiguousUnitGeometry::extents(int rank, std::int64_t unit) const {

@@ -1,4 +1,4 @@
-#include "common/temporal_mode.hpp"
+#include "pio/patterns/temporal_mode.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "common/tile_dims.hpp"
+#include "pio/patterns/tile_dims.hpp"
 
 #include <climits>
 

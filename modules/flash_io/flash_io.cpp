@@ -34,44 +34,28 @@
 #include <string>
 #include <vector>
 
-#include "common/flash_geometry.hpp"
-#include "common/pattern_module.hpp"
-#include "common/tile_dims.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/flash_geometry.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/tile_dims.hpp"
 
 namespace pio::patterns {
 namespace {
 
-/// Throws unless value >= minimum: "<directive> must be at least <minimum>".
-void require_at_least(std::int64_t value, std::int64_t minimum, const std::string &directive) {
-  if (value < minimum)
-    throw Error(directive + " must be at least " + std::to_string(minimum) + " (got " +
-                    std::to_string(value) + ")",
-                "set " + directive + " to " + std::to_string(minimum) + " or more");
-}
-
 class FlashIo : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const auto &s = ctx.settings;
-    const std::int64_t units = s.integer("WorkUnits"), header = s.size("HeaderOffset");
     const std::int64_t guard = s.integer("GuardCells"), vars = s.integer("Variables");
     const std::int64_t element = s.size("ElementSize"), spread = s.integer("BlockSpread");
-    require_at_least(units, 1, "WorkUnits");
-    require_at_least(guard, 0, "GuardCells");
-    require_at_least(vars, 1, "Variables");
-    require_at_least(element, 1, "ElementSize");
-    require_at_least(spread, 0, "BlockSpread");
-    layouts_.clear();
-    std::vector<TestSpec> tests;
+    std::vector<PatternTest> tests;
     for (const auto &text : s.texts("BlockSizes"))
       for (const std::int64_t blocks : s.integers("Blocks")) {
-        require_at_least(blocks, 1, "Blocks");
         const auto cells = parse_dims(text, 3, "BlockSizes");
         FlashLayout f;
         f.nx = cells[0], f.ny = cells[1], f.nz = cells[2], f.guard = guard, f.vars = vars;
-        f.element = element, f.blocks = blocks, f.spread = spread, f.header = header;
+        f.element = element, f.blocks = blocks, f.spread = spread, f.header = header_offset();
         f.ranks = ctx.size;
         checked_int(f.total_blocks(), "total blocks");
         std::int64_t total = 0, lo = f.transfer(0), hi = f.transfer(0);
@@ -80,67 +64,67 @@ protected:
           lo = std::min(lo, f.transfer(r));
           hi = std::max(hi, f.transfer(r));
         }
-        TestSpec t;
-        t.label = format_dims(cells) + " b" + std::to_string(blocks);
-        t.buffer_size = (total + ctx.size / 2) / ctx.size;
-        t.header_offset = header;
-        t.phases[0].work_units = units;
-        t.params = {
-            {"buffer_size_means",
-             "transfer amount: mean over ranks of the interior bytes one rank moves per work "
-             "unit (thesis §4.2.8, §5.1); memory holds guard cells too"},
-            {"transfer_amount_min", std::to_string(lo)},
-            {"transfer_amount_max", std::to_string(hi)},
-            {"transfer_amount_total", std::to_string(total)},
-            {"block_cells", format_dims(cells)},
-            {"guard_cells", std::to_string(guard)},
-            {"variables", std::to_string(vars)},
-            {"element_size", std::to_string(element)},
-            {"blocks",
-             std::to_string(blocks) + (spread > 1 ? " + rank mod " + std::to_string(spread) : "")},
-            {"total_blocks", std::to_string(f.total_blocks())},
-            {"memory_bytes_rank0", std::to_string(f.blocks_of(0) * f.memory_block_bytes())},
-            {"memory_layout", "unk(nvar, x, y, z, block), guard cells skipped"},
-            {"file_layout", "variable-major: var, global block, z, y, x"},
-            {"work_units", std::to_string(units)},
-            {"header_offset", std::to_string(header)}};
+        PatternTest t{pattern_spec(format_dims(cells) + " b" + std::to_string(blocks),
+                                   (total + ctx.size / 2) / ctx.size),
+                      std::make_shared<FlashGeometry>(f)};
+        auto &p = t.spec.params;
+        p["buffer_size_means"] = "transfer amount: mean over ranks of the interior bytes one rank "
+                                 "moves per work unit (thesis §4.2.8, §5.1); memory holds guard "
+                                 "cells too";
+        p["transfer_amount_min"] = std::to_string(lo);
+        p["transfer_amount_max"] = std::to_string(hi);
+        p["transfer_amount_total"] = std::to_string(total);
+        p["block_cells"] = format_dims(cells);
+        p["guard_cells"] = std::to_string(guard);
+        p["variables"] = std::to_string(vars);
+        p["element_size"] = std::to_string(element);
+        p["blocks"] =
+            std::to_string(blocks) + (spread > 1 ? " + rank mod " + std::to_string(spread) : "");
+        p["total_blocks"] = std::to_string(f.total_blocks());
+        p["memory_bytes_rank0"] = std::to_string(f.blocks_of(0) * f.memory_block_bytes());
+        p["memory_layout"] = "unk(nvar, x, y, z, block), guard cells skipped";
+        p["file_layout"] = "variable-major: var, global block, z, y, x";
         tests.push_back(std::move(t));
-        layouts_.push_back(f);
       }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<FlashGeometry>(layouts_.at(static_cast<size_t>(test.test_index)));
-  }
-
-private:
-  std::vector<FlashLayout> layouts_;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
+  auto d = pattern_directives("1", "work units per test; unit u writes checkpoint u after the "
+                                   "header");
   d.push_back({"BlockSizes", DirectiveType::Texts, "8x8x8",
                "interior cells per block, NXBxNYBxNZB (or N for a cube); one test per entry"});
-  d.push_back({"Blocks", DirectiveType::Integers, "80",
-               "blocks of rank 0 (rank r: Blocks + r mod BlockSpread); one test per entry"});
-  d.push_back({"BlockSpread", DirectiveType::Integer, "3",
-               "rank r has Blocks + r mod BlockSpread blocks (0 or 1: all ranks equal)"});
-  d.push_back({"GuardCells", DirectiveType::Integer, "4",
-               "guard cells on each side of a block in memory (not written)"});
-  d.push_back({"Variables", DirectiveType::Integer, "24", "variables per cell (nvar)"});
-  d.push_back({"ElementSize", DirectiveType::Size, "8", "bytes per variable value (a double)"});
-  d.push_back({"WorkUnits", DirectiveType::Integer, "1",
-               "work units per test; unit u writes checkpoint u after the header"});
-  d.push_back({"HeaderOffset", DirectiveType::Size, "0", "bytes skipped at the start of the file"});
+  d.push_back(DirectiveSpec{"Blocks", DirectiveType::Integers, "80",
+                            "blocks of rank 0 (rank r: Blocks + r mod BlockSpread); one test per "
+                            "entry"}
+                  .at_least(1));
+  d.push_back(DirectiveSpec{"BlockSpread", DirectiveType::Integer, "3",
+                            "rank r has Blocks + r mod BlockSpread blocks (0 or 1: all ranks "
+                            "equal)"}
+                  .at_least(0));
+  d.push_back(DirectiveSpec{"GuardCells", DirectiveType::Integer, "4",
+                            "guard cells on each side of a block in memory (not written)"}
+                  .at_least(0));
+  d.push_back(DirectiveSpec{"Variables", DirectiveType::Integer, "24", "variables per cell (nvar)"}
+                  .at_least(1));
+  d.push_back(
+      DirectiveSpec{"ElementSize", DirectiveType::Size, "8", "bytes per variable value (a double)"}
+          .at_least(1));
   return d;
+}
+
+ModuleInfo info() {
+  ModuleInfo m("flash_io", make_module<FlashIo>);
+  m.title = "Flash I/O";
+  m.summary =
+      "FLASH-IO checkpoint: guarded blocks in memory, written variable-major to a shared file";
+  m.reference = "thesis §3.4.1, Figs. 3.11-3.12; §4.2.8, Fig. 4.8; §5.1";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"flash_io", "Flash I/O",
-     "FLASH-IO checkpoint: guarded blocks in memory, written variable-major to a shared file",
-     "thesis §3.4.1, Figs. 3.11-3.12; §4.2.8, Fig. 4.8; §5.1", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::FlashIo>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

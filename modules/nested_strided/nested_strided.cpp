@@ -14,16 +14,17 @@
 //   extent (g, i) = H + (u*OuterCount + g)*so + r*b + i*si, length b,
 //                   g < OuterCount, i < InnerCount, in that (file and memory) order.
 // Memory is contiguous; the file view is a vector of vectors (hvector of hvectors of b bytes).
-// The temporal modes (§3.4.2) and the I/O itself are the engine's (common/pattern_module).
+// The temporal modes (§3.4.2) and the I/O itself are the engine's
+// (pio/patterns/pattern_module.hpp).
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/pattern_module.hpp"
-#include "common/strided_geometry.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -71,33 +72,27 @@ private:
 
 class NestedStrided : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
-    const StridedBasics basics = read_strided_basics(ctx.settings);
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const std::int64_t inner_count = ctx.settings.integer("InnerCount");
     const std::int64_t outer_count = ctx.settings.integer("OuterCount");
     const std::int64_t inner_stride = ctx.settings.size("InnerStride");
     const std::int64_t outer_stride = ctx.settings.size("OuterStride");
-    require_positive(inner_count, "InnerCount");
-    require_positive(outer_count, "OuterCount");
     if (inner_stride != 0 && outer_stride != 0 && inner_stride > outer_stride)
       throw Error("InnerStride (" + format_size(inner_stride) + ") is larger than OuterStride (" +
                       format_size(outer_stride) + ")",
                   "the inner stride separates strips inside a tile and must not exceed the "
                   "outer stride between tiles (thesis §3.4.1, Fig. 3.6)");
-    std::vector<TestSpec> tests;
-    shapes_.clear();
-    for (const std::int64_t size : basics.buffer_sizes) {
+    std::vector<PatternTest> tests;
+    for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
       const std::int64_t strips = inner_count * outer_count;
       if (size % strips != 0)
         throw Error("BufferSizes " + format_size(size) +
-                        " is not a multiple of InnerCount x "
-                        "OuterCount = " +
-                        std::to_string(strips),
+                        " is not a multiple of InnerCount x OuterCount = " + std::to_string(strips),
                     "each rank moves InnerCount x OuterCount strips of equal size per unit; "
                     "choose buffer sizes divisible by " +
                         std::to_string(strips));
       NestedShape s;
-      s.header = basics.header_offset;
+      s.header = header_offset();
       s.strip = size / strips;
       s.inner_count = inner_count;
       s.outer_count = outer_count;
@@ -111,39 +106,31 @@ protected:
                         format_size(ctx.size * s.strip));
       if (s.outer_stride < inner_count * s.inner_stride)
         throw Error("OuterStride " + format_size(s.outer_stride) +
-                        " is smaller than InnerCount x "
-                        "InnerStride = " +
+                        " is smaller than InnerCount x InnerStride = " +
                         format_size(inner_count * s.inner_stride),
                     "tiles would overlap: set OuterStride to 0 (dense) or at least " +
                         format_size(inner_count * s.inner_stride));
-      TestSpec t = strided_spec(format_size(size), size, s.header, basics.work_units);
-      t.params["strip"] = std::to_string(s.strip);
-      t.params["inner_count"] = std::to_string(s.inner_count);
-      t.params["inner_stride"] = std::to_string(s.inner_stride);
-      t.params["outer_count"] = std::to_string(s.outer_count);
-      t.params["outer_stride"] = std::to_string(s.outer_stride);
+      PatternTest t{pattern_spec(format_size(size), size),
+                    std::make_shared<NestedStridedGeometry>(s)};
+      t.spec.params["strip"] = std::to_string(s.strip);
+      t.spec.params["inner_count"] = std::to_string(s.inner_count);
+      t.spec.params["inner_stride"] = std::to_string(s.inner_stride);
+      t.spec.params["outer_count"] = std::to_string(s.outer_count);
+      t.spec.params["outer_stride"] = std::to_string(s.outer_stride);
       tests.push_back(std::move(t));
-      shapes_.push_back(s);
     }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<NestedStridedGeometry>(
-        shapes_.at(static_cast<size_t>(test.test_index)));
-  }
-
-private:
-  std::vector<NestedShape> shapes_;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
-  for (auto &c : strided_common_directives("1K 4K 16K 64K 256K 1M", "4"))
-    d.push_back(std::move(c));
-  d.push_back({"InnerCount", DirectiveType::Integer, "4",
-               "strips per tile: the inner simple strided access (> 0)"});
-  d.push_back({"OuterCount", DirectiveType::Integer, "2", "tiles per work unit (> 0)"});
+  auto d = pattern_directives("4");
+  d.push_back(buffer_sizes_directive("1K 4K 16K 64K 256K 1M"));
+  d.push_back(DirectiveSpec{"InnerCount", DirectiveType::Integer, "4",
+                            "strips per tile: the inner simple strided access"}
+                  .at_least(1));
+  d.push_back(
+      DirectiveSpec{"OuterCount", DirectiveType::Integer, "2", "tiles per work unit"}.at_least(1));
   d.push_back({"InnerStride", DirectiveType::Size, "0",
                "bytes between a rank's strips inside a tile (0 = ranks x strip, dense)"});
   d.push_back({"OuterStride", DirectiveType::Size, "0",
@@ -151,12 +138,17 @@ std::vector<DirectiveSpec> directives() {
   return d;
 }
 
+ModuleInfo info() {
+  ModuleInfo m("nested_strided", make_module<NestedStrided>);
+  m.title = "Nested Strided";
+  m.summary = "strips that are themselves simple strided: tiles of InnerCount strips, inner and "
+              "outer strides";
+  m.reference = "thesis §3.4.1, Fig. 3.6; §4.2.3, Fig. 4.2";
+  m.directives = directives();
+  return m;
+}
+
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"nested_strided", "Nested Strided",
-     "strips that are themselves simple strided: tiles of InnerCount strips, inner and outer "
-     "strides",
-     "thesis §3.4.1, Fig. 3.6; §4.2.3, Fig. 4.2", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::NestedStrided>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

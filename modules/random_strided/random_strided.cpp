@@ -11,10 +11,11 @@
 //   The strips of a cycle follow each other in rank order (round robin) and each cycle's stripe
 //   follows the previous one:
 //     offset(u, r) = H + sum_{u' < u} sum_{r'} len(u', r') + sum_{r' < r} len(u, r').
-// Every rank computes every rank's strips from the seed in describe_test (before timing), so the
+// Every rank computes every rank's strips from the seed in init_module (before timing), so the
 // layout agrees without communication. The reported buffer size is the mean strip size over all
 // ranks and cycles (§4.2.4: "the points ... are plotted ... at the average buffer size").
-// The temporal modes (§3.4.2) and the I/O itself are the engine's (common/pattern_module).
+// The temporal modes (§3.4.2) and the I/O itself are the engine's
+// (pio/patterns/pattern_module.hpp).
 
 #include <cstdint>
 #include <memory>
@@ -22,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "common/pattern_module.hpp"
-#include "common/strided_geometry.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -118,6 +119,8 @@ class RandomStridedGeometry : public ContiguousUnitGeometry {
 public:
   explicit RandomStridedGeometry(RandomLayout layout) : layout_(std::move(layout)) {}
   Extent extent(int rank, std::int64_t unit) const override { return layout_.strip(rank, unit); }
+  /// Mean strip size over all ranks and cycles.
+  double mean() const { return layout_.mean(); }
 
 private:
   RandomLayout layout_;
@@ -125,58 +128,48 @@ private:
 
 class RandomStrided : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
-    basics_ = read_strided_basics(ctx.settings, false);
-    seed_ = static_cast<std::uint64_t>(ctx.settings.integer("Seed"));
-    bounds_.clear();
-    std::vector<TestSpec> tests;
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
+    const std::int64_t seed = ctx.settings.integer("Seed");
+    std::vector<PatternTest> tests;
     for (const auto &text : ctx.settings.texts("StripBounds")) {
-      bounds_.push_back(parse_bounds(text));
-      const RandomLayout layout(seed_, bounds_.back(), ctx.size, basics_.work_units,
-                                basics_.header_offset);
-      const double mean = layout.mean();
-      TestSpec t = strided_spec(text, static_cast<std::int64_t>(mean + 0.5), basics_.header_offset,
-                                basics_.work_units);
+      const StripBounds bounds = parse_bounds(text);
+      auto layout = std::make_shared<RandomStridedGeometry>(RandomLayout(
+          static_cast<std::uint64_t>(seed), bounds, ctx.size, work_units(), header_offset()));
+      const double mean = layout->mean();
+      PatternTest t{pattern_spec(text, static_cast<std::int64_t>(mean + 0.5)), layout};
       std::ostringstream m;
       m.precision(10);
       m << mean;
-      t.params["strip_min"] = std::to_string(bounds_.back().lo);
-      t.params["strip_max"] = std::to_string(bounds_.back().hi);
-      t.params["mean_strip"] = m.str();
-      t.params["seed"] = std::to_string(ctx.settings.integer("Seed"));
+      t.spec.params["strip_min"] = std::to_string(bounds.lo);
+      t.spec.params["strip_max"] = std::to_string(bounds.hi);
+      t.spec.params["mean_strip"] = m.str();
+      t.spec.params["seed"] = std::to_string(seed);
       tests.push_back(std::move(t));
     }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<RandomStridedGeometry>(
-        RandomLayout(seed_, bounds_.at(static_cast<size_t>(test.test_index)), test.size,
-                     basics_.work_units, basics_.header_offset));
-  }
-
-private:
-  StridedBasics basics_;
-  std::uint64_t seed_ = 0;
-  std::vector<StripBounds> bounds_;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
+  auto d = pattern_directives("8", "cycles per test (one cycle per work unit)");
   d.push_back({"StripBounds", DirectiveType::Texts, "1K-2K 2K-4K 4K-8K 8K-16K 16K-32K 32K-64K",
                "random strip size bounds lo-hi (inclusive, lo >= 1); one test per pair"});
   d.push_back({"Seed", DirectiveType::Integer, "1",
                "seed of the strip sizes; all ranks derive the same layout from it"});
-  for (auto &c : strided_common_directives("", "8"))
-    d.push_back(std::move(c));
   return d;
+}
+
+ModuleInfo info() {
+  ModuleInfo m("random_strided", make_module<RandomStrided>);
+  m.title = "Random Strided";
+  m.summary =
+      "each rank accesses a random non-zero number of bytes per cycle, round robin in rank order";
+  m.reference = "thesis §3.4.1, Fig. 3.7; §4.2.4, Fig. 4.3";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"random_strided", "Random Strided",
-     "each rank accesses a random non-zero number of bytes per cycle, round robin in rank order",
-     "thesis §3.4.1, Fig. 3.7; §4.2.4, Fig. 4.3", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::RandomStrided>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

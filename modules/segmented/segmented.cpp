@@ -10,17 +10,18 @@
 //   segment length  S = U * B; the file holds segments 0..P-1 after the header
 //   segment of rank r: s(r) = r (Assignment rank), P-1-r (reverse) or (r+1) mod P (rotate)
 //   extent of unit u: H + s(r)*S + u*B, length B (each unit the next B bytes of the segment)
-// The temporal modes (§3.4.2) and the I/O itself are the engine's (common/pattern_module).
+// The temporal modes (§3.4.2) and the I/O itself are the engine's
+// (pio/patterns/pattern_module.hpp).
 
 #include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/pattern_module.hpp"
-#include "common/strided_geometry.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -70,35 +71,25 @@ private:
 
 class Segmented : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
-    basics_ = read_strided_basics(ctx.settings);
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const std::string assignment = ctx.settings.text("Assignment");
-    assignment_ = parse_assignment(assignment);
-    std::vector<TestSpec> tests;
-    for (const std::int64_t size : basics_.buffer_sizes) {
-      TestSpec t = strided_spec(format_size(size), size, basics_.header_offset, basics_.work_units);
-      t.params["assignment"] = assignment;
-      t.params["segment"] = std::to_string(size * basics_.work_units);
+    const Assignment a = parse_assignment(assignment);
+    std::vector<PatternTest> tests;
+    for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
+      PatternTest t{
+          pattern_spec(format_size(size), size),
+          std::make_shared<SegmentedGeometry>(a, ctx.size, header_offset(), size, work_units())};
+      t.spec.params["assignment"] = assignment;
+      t.spec.params["segment"] = std::to_string(size * work_units());
       tests.push_back(std::move(t));
     }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<SegmentedGeometry>(
-        assignment_, test.size, basics_.header_offset,
-        basics_.buffer_sizes.at(static_cast<size_t>(test.test_index)), basics_.work_units);
-  }
-
-private:
-  StridedBasics basics_;
-  Assignment assignment_ = Assignment::Rank;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
-  for (auto &c : strided_common_directives("1K 4K 16K 64K 256K 1M", "4"))
-    d.push_back(std::move(c));
+  auto d = pattern_directives("4");
+  d.push_back(buffer_sizes_directive("1K 4K 16K 64K 256K 1M"));
   d.push_back({"Assignment",
                DirectiveType::Text,
                "rank",
@@ -108,11 +99,17 @@ std::vector<DirectiveSpec> directives() {
   return d;
 }
 
+ModuleInfo info() {
+  ModuleInfo m("segmented", make_module<Segmented>);
+  m.title = "Segmented";
+  m.summary =
+      "the file split into one contiguous segment per process, WorkUnits x buffer size long";
+  m.reference = "thesis §3.4.1, Fig. 3.9; §4.2.6, Fig. 4.6";
+  m.directives = directives();
+  return m;
+}
+
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"segmented", "Segmented",
-     "the file split into one contiguous segment per process, WorkUnits x buffer size long",
-     "thesis §3.4.1, Fig. 3.9; §4.2.6, Fig. 4.6", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::Segmented>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

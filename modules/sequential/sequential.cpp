@@ -15,16 +15,17 @@
 // File use (thesis: shared sequential writes would be a race): the read-only modes (read,
 // re-read) share one file; every mode that writes (write, read-modify-write, re-write) gives
 // each process its own file, "<TestFile>.<rank>", holding that rank's data.
-// The temporal modes (§3.4.2) and the I/O itself are the engine's (common/pattern_module).
+// The temporal modes (§3.4.2) and the I/O itself are the engine's
+// (pio/patterns/pattern_module.hpp).
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/pattern_module.hpp"
-#include "common/strided_geometry.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -59,18 +60,13 @@ bool writes(TemporalMode m) {
 
 class Sequential : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
-    basics_ = read_strided_basics(ctx.settings);
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const std::int64_t file_size = ctx.settings.size("FileSize");
-    interleave_ = ctx.settings.integer("Interleave");
-    if (interleave_ < 0)
-      throw Error("Interleave must not be negative, got " + std::to_string(interleave_),
-                  "set Interleave to 0 (all ranks start at the file start) or k > 0 (rank r "
-                  "starts at strip r*k)");
-    strips_.clear();
-    std::vector<TestSpec> tests;
-    for (const std::int64_t size : basics_.buffer_sizes) {
-      std::int64_t strips = basics_.work_units;
+    const std::int64_t interleave = ctx.settings.integer("Interleave");
+    const bool per_process = writes(mode());
+    std::vector<PatternTest> tests;
+    for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
+      std::int64_t strips = work_units();
       if (file_size > 0) {
         if (file_size % size != 0)
           throw Error("FileSize " + format_size(file_size) + " is not a multiple of buffer size " +
@@ -79,48 +75,45 @@ protected:
                       "choose a FileSize divisible by every entry of BufferSizes");
         strips = file_size / size;
       }
-      TestSpec t = strided_spec(format_size(size), size, basics_.header_offset, strips);
-      t.file = writes(mode()) ? FileUse::FilePerProcess : FileUse::Shared;
-      t.params["file_size"] = std::to_string(strips * size);
-      t.params["interleave"] = std::to_string(interleave_);
-      t.params["file_use"] = writes(mode()) ? "file-per-process" : "shared";
+      PatternTest t{pattern_spec(format_size(size), size),
+                    std::make_shared<SequentialGeometry>(header_offset(), size, strips, interleave,
+                                                         !per_process)};
+      t.spec.phases.at(0).work_units = strips;
+      t.spec.file = per_process ? FileUse::FilePerProcess : FileUse::Shared;
+      t.spec.params["file_size"] = std::to_string(strips * size);
+      t.spec.params["interleave"] = std::to_string(interleave);
+      t.spec.params["file_use"] = per_process ? "file-per-process" : "shared";
       tests.push_back(std::move(t));
-      strips_.push_back(strips);
     }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    const auto k = static_cast<size_t>(test.test_index);
-    return std::make_unique<SequentialGeometry>(basics_.header_offset, basics_.buffer_sizes.at(k),
-                                                strips_.at(k), interleave_,
-                                                !writes(mode()));
-  }
-
-private:
-  StridedBasics basics_;
-  std::vector<std::int64_t> strips_;
-  std::int64_t interleave_ = 0;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
-  for (auto &c : strided_common_directives("1K 4K 16K 64K 256K 1M", "8"))
-    d.push_back(std::move(c));
+  auto d = pattern_directives(
+      "8", "requests per rank per test when FileSize is 0 (one request per work unit)");
+  d.push_back(buffer_sizes_directive("1K 4K 16K 64K 256K 1M"));
   d.push_back({"FileSize", DirectiveType::Size, "0",
                "bytes each rank sweeps; WorkUnits = FileSize / buffer size (0 = WorkUnits "
                "strips of the buffer size)"});
-  d.push_back({"Interleave", DirectiveType::Integer, "0",
-               "time shift: rank r starts at strip r*Interleave, wrapping around (0 = off)"});
+  d.push_back(DirectiveSpec{"Interleave", DirectiveType::Integer, "0",
+                            "time shift: rank r starts at strip r*Interleave, wrapping around "
+                            "(0 = off)"}
+                  .at_least(0));
   return d;
+}
+
+ModuleInfo info() {
+  ModuleInfo m("sequential", make_module<Sequential>);
+  m.title = "Sequential";
+  m.summary = "every rank sweeps the whole file in fixed-size requests; reads share one file, "
+              "writes use one file per process";
+  m.reference = "thesis §3.4.1, Fig. 3.8; §4.2.5, Figs. 4.4-4.5";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"sequential", "Sequential",
-     "every rank sweeps the whole file in fixed-size requests; reads share one file, writes use "
-     "one file per process",
-     "thesis §3.4.1, Fig. 3.8; §4.2.5, Figs. 4.4-4.5", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::Sequential>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

@@ -8,8 +8,8 @@
 // A work unit moves BufferSize bytes per rank: BufferSize / StripSize consecutive strips of
 // that rank. Unit u, strip k of rank r starts at
 //   HeaderOffset + (u * strips_per_unit + k) * Stride + r * StripSize.
-#include "common/byte_types.hpp"
-#include "common/pattern_module.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 #include "pio/pio.hpp"
 
 namespace {
@@ -32,12 +32,7 @@ public:
 
   /// The natural view: an hvector of strips_per_unit strips, one per stride.
   pio::patterns::FileView view(int rank, std::int64_t unit) const override {
-    MPI_Datatype vec = MPI_DATATYPE_NULL;
-    pio::Datatype strip_t = pio::patterns::contiguous_bytes(strip_);
-    pio::mpi_check(
-        MPI_Type_create_hvector(static_cast<int>(per_unit_), 1, stride_, strip_t.get(), &vec),
-        "MPI_Type_create_hvector");
-    return {first(rank, unit), pio::Datatype(vec)};
+    return {first(rank, unit), pio::patterns::strided_vector(per_unit_, strip_, stride_)};
   }
 
 private:
@@ -48,21 +43,13 @@ private:
 };
 
 class SimpleStridedModule : public pio::patterns::PatternModule {
-  std::vector<pio::TestSpec> make_tests(const pio::ModuleContext &ctx) override {
-    const std::int64_t units = ctx.settings.integer("WorkUnits");
-    const std::int64_t header = ctx.settings.size("HeaderOffset");
-    if (units < 1)
-      throw pio::Error("WorkUnits " + std::to_string(units) + " must be at least 1",
-                       "set WorkUnits 1 or more");
-    std::vector<pio::TestSpec> tests;
+  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
+    std::vector<pio::patterns::PatternTest> tests;
     for (std::int64_t buffer : ctx.settings.sizes("BufferSizes")) {
       const std::int64_t strip =
           ctx.settings.has("StripSize") ? ctx.settings.size("StripSize") : buffer;
       const std::int64_t stride =
           ctx.settings.has("Stride") ? ctx.settings.size("Stride") : strip * ctx.size;
-      if (buffer <= 0 || strip <= 0)
-        throw pio::Error("BufferSizes and StripSize must be positive",
-                         "give sizes such as 4K 64K 1M");
       if (buffer % strip != 0)
         throw pio::Error("BufferSize " + pio::format_size(buffer) +
                              " is not a multiple of StripSize " + pio::format_size(strip),
@@ -73,46 +60,42 @@ class SimpleStridedModule : public pio::patterns::PatternModule {
                              std::to_string(ctx.size) + " strips of " + pio::format_size(strip) +
                              ": strips of different ranks would overlap",
                          "make Stride at least StripSize x processes, or leave it out");
-      pio::TestSpec t;
-      t.label = pio::format_size(buffer);
-      t.buffer_size = buffer;
-      t.header_offset = header;
-      t.phases[0].work_units = units;
-      t.params = {{"strip_size", std::to_string(strip)},
-                  {"stride", std::to_string(stride)},
-                  {"strips_per_unit", std::to_string(buffer / strip)}};
-      tests.push_back(t);
+      pio::patterns::PatternTest t{
+          pattern_spec(pio::format_size(buffer), buffer),
+          std::make_shared<SimpleStrided>(header_offset(), strip, stride, buffer / strip)};
+      t.spec.params["strip_size"] = std::to_string(strip);
+      t.spec.params["stride"] = std::to_string(stride);
+      t.spec.params["strips_per_unit"] = std::to_string(buffer / strip);
+      tests.push_back(std::move(t));
     }
     return tests;
-  }
-
-  std::unique_ptr<pio::patterns::Geometry> make_geometry(const pio::TestContext &test) override {
-    const auto &p = test.spec->params;
-    return std::make_unique<SimpleStrided>(test.spec->header_offset, std::stoll(p.at("strip_size")),
-                                           std::stoll(p.at("stride")),
-                                           std::stoll(p.at("strips_per_unit")));
   }
 };
 
 std::vector<pio::DirectiveSpec> directives() {
-  auto d = pio::patterns::pattern_directives();
-  d.push_back({"BufferSizes", pio::DirectiveType::Sizes, "64K",
-               "bytes per rank per work unit; one test per size"});
-  d.push_back({"StripSize", pio::DirectiveType::Size, "",
-               "bytes of one strip (default: the buffer size, one strip per unit)"});
-  d.push_back({"Stride", pio::DirectiveType::Size, "",
-               "distance between a rank's successive strips (default: StripSize x processes)"});
-  d.push_back({"WorkUnits", pio::DirectiveType::Integer, "16", "work units per test"});
-  d.push_back(
-      {"HeaderOffset", pio::DirectiveType::Size, "0", "bytes skipped at the start of the file"});
+  auto d = pio::patterns::pattern_directives("16");
+  d.push_back(pio::patterns::buffer_sizes_directive("64K"));
+  d.push_back(pio::DirectiveSpec{"StripSize", pio::DirectiveType::Size, "",
+                                 "bytes of one strip (default: the buffer size, one strip per "
+                                 "unit)"}
+                  .at_least(1));
+  d.push_back(pio::DirectiveSpec{"Stride", pio::DirectiveType::Size, "",
+                                 "distance between a rank's successive strips (default: "
+                                 "StripSize x processes)"}
+                  .at_least(1));
   return d;
+}
+
+pio::ModuleInfo info() {
+  pio::ModuleInfo m("simple_strided", pio::make_module<SimpleStridedModule>);
+  m.title = "Simple Strided";
+  m.summary = "each rank accesses one strip per stripe at a rank displacement, stripes at "
+              "multiples of the stride";
+  m.reference = "thesis §3.4.1, Fig. 3.5; temporal modes §3.4.2";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"simple_strided", "Simple Strided",
-     "each rank accesses one strip per stripe at a rank displacement, stripes at multiples of "
-     "the stride",
-     "thesis §3.4.1, Fig. 3.5; temporal modes §3.4.2", true, directives(),
-     [] { return std::make_unique<SimpleStridedModule>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{info()})

@@ -29,11 +29,11 @@
 #include <string>
 #include <vector>
 
-#include "common/byte_types.hpp"
-#include "common/pattern_module.hpp"
-#include "common/tile_dims.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/pattern_module.hpp"
+#include "pio/patterns/tile_dims.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -109,19 +109,19 @@ std::vector<std::int64_t> tile_grid(const std::string &text, int procs) {
   return grid;
 }
 
+/// Reads Overlap: "0" or XxY elements.
+std::vector<std::int64_t> parse_overlap(const std::string &text) {
+  if (text == "0")
+    return {0, 0};
+  return parse_dims(text, 2, "Overlap");
+}
+
 class Tiled : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
-    const std::int64_t units = ctx.settings.integer("WorkUnits");
-    const std::int64_t header = ctx.settings.size("HeaderOffset");
-    if (units < 1)
-      throw Error("WorkUnits must be positive (got " + std::to_string(units) + ")",
-                  "set WorkUnits 1 or more");
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const auto grid = tile_grid(ctx.settings.text("Tiles"), ctx.size);
     const auto overlap = parse_overlap(ctx.settings.text("Overlap"));
     const std::int64_t element = ctx.settings.size("ElementSize");
-    if (element < 1)
-      throw Error("ElementSize must be positive", "give the bytes of one element, e.g. 8");
     if ((overlap[0] > 0 || overlap[1] > 0) &&
         !(mode() == TemporalMode::Read || mode() == TemporalMode::ReRead))
       throw Error(std::string("Overlap with Mode ") + temporal_mode_name(mode()) +
@@ -132,69 +132,56 @@ protected:
       throw Error("Overlap with Verify on: a shared border element has one writer but two "
                   "readers, so the per-rank verification stamps cannot check it",
                   "set Verify off for overlapping tiles, or set Overlap 0");
-    layouts_.clear();
-    std::vector<TestSpec> tests;
+    std::vector<PatternTest> tests;
     for (const auto &text : ctx.settings.texts("TileSizes")) {
       const auto tile = parse_dims(text, 2, "TileSizes");
       if (overlap[0] >= tile[0] || overlap[1] >= tile[1])
         throw Error("Overlap " + format_dims(overlap) + " is not smaller than tile " +
                         format_dims(tile),
                     "neighbouring tiles may share fewer elements than a tile has");
-      TileLayout t{grid[0], grid[1], tile[0], tile[1], overlap[0], overlap[1], element, header};
+      const TileLayout t{grid[0],    grid[1],    tile[0], tile[1],
+                         overlap[0], overlap[1], element, header_offset()};
       checked_int(t.width(), "dataset width");
       checked_int(t.height(), "dataset height");
-      TestSpec s;
-      s.label = format_dims(tile);
-      s.buffer_size = t.tile_bytes();
-      s.header_offset = header;
-      s.phases[0].work_units = units;
-      s.params = {{"tile", format_dims(tile)},
-                  {"tiles", format_dims(grid)},
-                  {"overlap", format_dims(overlap)},
-                  {"element_size", std::to_string(element)},
-                  {"dataset", format_dims({t.width(), t.height()})},
-                  {"work_units", std::to_string(units)},
-                  {"header_offset", std::to_string(header)},
-                  {"buffer_size_means", "bytes of one tile"}};
-      tests.push_back(std::move(s));
-      layouts_.push_back(t);
+      PatternTest p{pattern_spec(format_dims(tile), t.tile_bytes()),
+                    std::make_shared<TiledGeometry>(t)};
+      p.spec.params["tile"] = format_dims(tile);
+      p.spec.params["tiles"] = format_dims(grid);
+      p.spec.params["overlap"] = format_dims(overlap);
+      p.spec.params["element_size"] = std::to_string(element);
+      p.spec.params["dataset"] = format_dims({t.width(), t.height()});
+      p.spec.params["buffer_size_means"] = "bytes of one tile";
+      tests.push_back(std::move(p));
     }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<TiledGeometry>(layouts_.at(static_cast<size_t>(test.test_index)));
-  }
-
-private:
-  static std::vector<std::int64_t> parse_overlap(const std::string &text) {
-    if (text == "0")
-      return {0, 0};
-    return parse_dims(text, 2, "Overlap");
-  }
-  std::vector<TileLayout> layouts_;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
+  auto d = pattern_directives("1", "work units per test; unit u accesses the u-th dataset after "
+                                   "the header");
   d.push_back({"TileSizes", DirectiveType::Texts, "128x128",
                "elements per tile, XxY (or N for NxN); one test per entry"});
   d.push_back({"Tiles", DirectiveType::Text, "auto",
                "tile grid XxY, one tile per process (auto: a near-square grid of the processes)"});
-  d.push_back({"ElementSize", DirectiveType::Size, "8", "bytes per element"});
+  d.push_back(
+      DirectiveSpec{"ElementSize", DirectiveType::Size, "8", "bytes per element"}.at_least(1));
   d.push_back({"Overlap", DirectiveType::Text, "0",
                "elements neighbouring tiles share, XxY or N (Mode read/re-read, Verify off)"});
-  d.push_back({"WorkUnits", DirectiveType::Integer, "1",
-               "work units per test; unit u accesses the u-th dataset after the header"});
-  d.push_back({"HeaderOffset", DirectiveType::Size, "0", "bytes skipped at the start of the file"});
   return d;
+}
+
+ModuleInfo info() {
+  ModuleInfo m("tiled", make_module<Tiled>);
+  m.title = "Tiled";
+  m.summary = "each process accesses one tile of a 2-D dataset through a subarray file view "
+              "(mpi-tile-io)";
+  m.reference = "thesis §3.4.1, Fig. 3.10; §4.2.7, Fig. 4.7";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"tiled", "Tiled",
-     "each process accesses one tile of a 2-D dataset through a subarray file view (mpi-tile-io)",
-     "thesis §3.4.1, Fig. 3.10; §4.2.7, Fig. 4.7", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::Tiled>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

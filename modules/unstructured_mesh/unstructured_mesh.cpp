@@ -30,10 +30,10 @@
 #include <string>
 #include <vector>
 
-#include "common/byte_types.hpp"
-#include "common/pattern_module.hpp"
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/pattern_module.hpp"
 
 namespace pio::patterns {
 namespace {
@@ -110,81 +110,62 @@ Placement parse_placement(std::string text) {
 
 class UnstructuredMesh : public PatternModule {
 protected:
-  std::vector<TestSpec> make_tests(const ModuleContext &ctx) override {
+  std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const auto &s = ctx.settings;
-    const std::int64_t units = s.integer("WorkUnits"), header = s.size("HeaderOffset");
     const std::int64_t chunk = s.integer("ChunkVertices");
     const std::string placement = s.text("Placement");
     const Placement p = parse_placement(placement);
-    if (units < 1)
-      throw Error("WorkUnits must be positive (got " + std::to_string(units) + ")",
-                  "set WorkUnits 1 or more");
-    if (chunk < 1)
-      throw Error("ChunkVertices must be positive (got " + std::to_string(chunk) + ")",
-                  "give the vertices per interleaved chunk, e.g. 1 or 64");
-    layouts_.clear();
-    std::vector<TestSpec> tests;
+    std::vector<PatternTest> tests;
     for (const std::int64_t values : s.integers("ValuesPerVertex"))
       for (const std::int64_t vertices : s.integers("Vertices")) {
-        if (vertices < 1)
-          throw Error("Vertices must be positive (got " + std::to_string(vertices) + ")",
-                      "give vertices per process, e.g. 1024 4096");
-        if (values < 0)
-          throw Error("ValuesPerVertex must not be negative (got " + std::to_string(values) + ")",
-                      "give values per vertex besides x, y, z, e.g. 1 4");
-        MeshLayout m{p, vertices, values, chunk, header, ctx.size};
-        TestSpec t;
-        t.label = std::to_string(vertices) + "v" + std::to_string(values);
-        t.buffer_size = vertices * m.record();
-        t.header_offset = header;
-        t.phases[0].work_units = units;
-        t.params = {{"placement", placement},
-                    {"vertices_per_rank", std::to_string(vertices)},
-                    {"values_per_vertex", std::to_string(values)},
-                    {"record_bytes", std::to_string(m.record())},
-                    {"chunk_vertices", std::to_string(chunk)},
-                    {"buffer_size_means", "bytes of one rank's packed vertex records"},
-                    {"work_units", std::to_string(units)},
-                    {"header_offset", std::to_string(header)}};
+        const MeshLayout m{p, vertices, values, chunk, header_offset(), ctx.size};
+        PatternTest t{pattern_spec(std::to_string(vertices) + "v" + std::to_string(values),
+                                   vertices * m.record()),
+                      std::make_shared<MeshGeometry>(m)};
+        t.spec.params["placement"] = placement;
+        t.spec.params["vertices_per_rank"] = std::to_string(vertices);
+        t.spec.params["values_per_vertex"] = std::to_string(values);
+        t.spec.params["record_bytes"] = std::to_string(m.record());
+        t.spec.params["chunk_vertices"] = std::to_string(chunk);
+        t.spec.params["buffer_size_means"] = "bytes of one rank's packed vertex records";
         tests.push_back(std::move(t));
-        layouts_.push_back(m);
       }
     return tests;
   }
-
-  std::unique_ptr<Geometry> make_geometry(const TestContext &test) override {
-    return std::make_unique<MeshGeometry>(layouts_.at(static_cast<size_t>(test.test_index)));
-  }
-
-private:
-  std::vector<MeshLayout> layouts_;
 };
 
 std::vector<DirectiveSpec> directives() {
-  auto d = pattern_directives();
-  d.push_back({"Vertices", DirectiveType::Integers, "4096",
-               "vertices per process (contiguous ranges of the mesh); one test per entry"});
-  d.push_back({"ValuesPerVertex", DirectiveType::Integers, "1",
-               "doubles per vertex besides x, y, z; one test per entry"});
+  auto d = pattern_directives("1", "work units per test; unit u stores mesh u after the header");
+  d.push_back(DirectiveSpec{"Vertices", DirectiveType::Integers, "4096",
+                            "vertices per process (contiguous ranges of the mesh); one test per "
+                            "entry"}
+                  .at_least(1));
+  d.push_back(DirectiveSpec{"ValuesPerVertex", DirectiveType::Integers, "1",
+                            "doubles per vertex besides x, y, z; one test per entry"}
+                  .at_least(0));
   d.push_back({"Placement",
                DirectiveType::Text,
                "segmented",
                "file layout: segmented (each rank's vertices contiguous) or strided (records "
                "interleaved round robin by rank in chunks)",
                {"segmented", "strided"}});
-  d.push_back({"ChunkVertices", DirectiveType::Integer, "1",
-               "vertices per interleaved chunk (Placement strided)"});
-  d.push_back({"WorkUnits", DirectiveType::Integer, "1",
-               "work units per test; unit u stores mesh u after the header"});
-  d.push_back({"HeaderOffset", DirectiveType::Size, "0", "bytes skipped at the start of the file"});
+  d.push_back(DirectiveSpec{"ChunkVertices", DirectiveType::Integer, "1",
+                            "vertices per interleaved chunk (Placement strided)"}
+                  .at_least(1));
   return d;
+}
+
+ModuleInfo info() {
+  ModuleInfo m("unstructured_mesh", make_module<UnstructuredMesh>);
+  m.title = "Unstructured Mesh";
+  m.summary = "vertex records (x, y, z and values) partitioned over ranks, segmented or strided "
+              "in the file";
+  m.reference = "thesis §3.4.1; §4.2.9, Fig. 4.9";
+  m.directives = directives();
+  return m;
 }
 
 } // namespace
 } // namespace pio::patterns
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"unstructured_mesh", "Unstructured Mesh",
-     "vertex records (x, y, z and values) partitioned over ranks, segmented or strided in the file",
-     "thesis §3.4.1; §4.2.9, Fig. 4.9", true, pio::patterns::directives(),
-     [] { return std::make_unique<pio::patterns::UnstructuredMesh>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::patterns::info()})

@@ -1,7 +1,7 @@
 // Test-only module: a strided pattern whose file view is one byte off its declared extents,
 // so Verify (which reads back by explicit offsets) must report the first misplaced byte.
-#include "common/byte_types.hpp"
-#include "common/pattern_module.hpp"
+#include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/pattern_module.hpp"
 #include "pio/pio.hpp"
 
 namespace {
@@ -21,20 +21,19 @@ private:
 };
 
 class BadView : public pio::patterns::PatternModule {
-  std::vector<pio::TestSpec> make_tests(const pio::ModuleContext &) override {
-    pio::TestSpec t;
-    t.label = "64";
-    t.buffer_size = 64;
-    t.phases[0].work_units = 2;
-    return {t};
-  }
-  std::unique_ptr<pio::patterns::Geometry> make_geometry(const pio::TestContext &t) override {
-    return std::make_unique<OffByOne>(t.size);
+  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
+    return {{pattern_spec("64", 64), std::make_shared<OffByOne>(ctx.size)}};
   }
 };
 
+pio::ModuleInfo info() {
+  pio::ModuleInfo m("test_bad_view", pio::make_module<BadView>);
+  m.summary = "test only: a view one byte off its extents";
+  m.reference = "tests/core";
+  m.directives = pio::patterns::pattern_directives("2");
+  return m;
+}
+
 } // namespace
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"test_bad_view", "", "test only: a view one byte off its extents", "tests/core", true,
-     pio::patterns::pattern_directives(), [] { return std::make_unique<BadView>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{info()})

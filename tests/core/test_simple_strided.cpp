@@ -143,3 +143,12 @@ TEST_CASE("bad simple strided directives are clear errors before any I/O", "[sim
   }));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("bad.dat"))));
 }
+
+TEST_CASE("simple strided sizes below their declared limits are config errors",
+          "[simple_strided]") {
+  // The module declares StripSize and Stride at least 1 byte and WorkUnits at least 1 (the
+  // engine's); the harness rejects smaller values at the directive's line.
+  pio::test::expect_limit_error("simple_strided", "  StripSize 0\n", "StripSize");
+  pio::test::expect_limit_error("simple_strided", "  Stride 0\n", "Stride");
+  pio::test::expect_limit_error("simple_strided", "  WorkUnits 0\n", "WorkUnits");
+}

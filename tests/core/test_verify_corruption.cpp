@@ -2,9 +2,8 @@
 // it is changed behind the engine's back, and the read's verification names that offset.
 #include <catch2/catch.hpp>
 
-#include "common/byte_types.hpp"
-#include "common/pattern_module.hpp"
 #include "mpi_test.hpp"
+#include "pio/patterns/pattern_module.hpp"
 
 namespace {
 
@@ -21,9 +20,8 @@ private:
 };
 
 class BlocksModule : public pio::patterns::PatternModule {
-  std::vector<pio::TestSpec> make_tests(const pio::ModuleContext &) override { return {}; }
-  std::unique_ptr<pio::patterns::Geometry> make_geometry(const pio::TestContext &t) override {
-    return std::make_unique<Blocks>(t.size);
+  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
+    return {{pattern_spec("64", 64), std::make_shared<Blocks>(ctx.size)}};
   }
 };
 
@@ -37,16 +35,15 @@ TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
   mctx.rank = rank;
   mctx.size = size;
   mctx.verify = true;
-  mctx.settings =
-      pio::Settings(std::map<std::string, std::vector<std::string>>{{"Mode", {"read"}}});
+  mctx.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
+      {"Mode", {"read"}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
   BlocksModule module;
-  module.init_module(mctx);
-  pio::TestSpec spec;
-  spec.phases[0].work_units = 2;
+  const auto tests = module.init_module(mctx);
+  REQUIRE(pio::test::all_ranks(tests.size() == 1));
+  pio::TestSpec spec = tests[0];
+  REQUIRE(pio::test::all_ranks(spec.phases.at(0).work_units == 2));
   pio::File file(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, pio::Info());
-  pio::TestContext test;
-  test.module = &mctx;
-  test.spec = &spec;
+  pio::TestContext test(mctx, spec);
   test.comm = MPI_COMM_WORLD;
   test.rank = rank;
   test.size = size;

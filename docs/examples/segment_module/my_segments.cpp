@@ -1,93 +1,63 @@
-// A complete pio-bench module, written against the installed headers only: each rank writes
-// its own contiguous segment of the shared file, BlockSize bytes per work unit, and checks
-// what it wrote when Verify is on. Copy this file to start a module of your own.
+// A complete pio-bench access pattern written against the installed SDK only: a Geometry and a
+// directive list. The pattern engine (pio::patterns) runs it in all five temporal modes of the
+// pio-bench thesis §3.4.2 (write, read, read-modify-write, re-read, re-write), independent or
+// collective, through a file view or not, and checks every byte when Verify is on. Copy this
+// file to start a pattern of your own.
 //
-//   file: | rank 0: unit 0, unit 1, ... | rank 1: unit 0, unit 1, ... | ...
+// Each rank owns one contiguous segment of the shared file, WorkUnits x BlockSize bytes long;
+// work unit u accesses the u-th block of it:
+//
+//   | header | rank 0: unit 0, unit 1, ... | rank 1: unit 0, unit 1, ... | ...
+//   extent of rank r, unit u = HeaderOffset + (r * WorkUnits + u) * BlockSize, BlockSize bytes
+#include <memory>
 #include <vector>
 
+#include <pio/patterns/pattern_module.hpp>
 #include <pio/pio.hpp>
 
 namespace {
 
-class MySegments : public pio::Module {
+/// Where each rank's bytes are in each work unit: the only thing a pattern must define.
+class Segments : public pio::patterns::Geometry {
 public:
-  // 1. init module: read directives, declare the tests (untimed).
-  std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override {
-    units_ = ctx.settings.integer("WorkUnits");
-    if (units_ < 1)
-      throw pio::Error("WorkUnits must be at least 1", "set WorkUnits 1 or more");
-    std::vector<pio::TestSpec> tests;
-    for (std::int64_t block : ctx.settings.sizes("BlockSizes")) {
-      pio::TestSpec t;
-      t.label = pio::format_size(block);
-      t.buffer_size = block;
-      t.phases[0].work_units = units_;
-      tests.push_back(t);
-    }
-    return tests;
+  Segments(std::int64_t header, std::int64_t block, std::int64_t units)
+      : header_(header), block_(block), units_(units) {}
+
+  /// The file bytes `rank` accesses in `unit`, in the order they stream through memory.
+  std::vector<pio::patterns::Extent> extents(int rank, std::int64_t unit) const override {
+    return {{header_ + (rank * units_ + unit) * block_, block_}};
   }
-
-  // 2. describe test: buffers for the already-open file (untimed).
-  void describe_test(pio::TestContext &test) override {
-    test_ = &test;
-    block_ = test.spec->buffer_size;
-    buffer_.assign(static_cast<size_t>(block_), 0);
-  }
-
-  // 3. before work unit: compute the offset and stamp the data (untimed).
-  void before_work_unit(pio::UnitContext &unit) override {
-    offset_ = (test_->rank * units_ + unit.unit) * block_;
-    pio::stamp_fill(buffer_.data(), block_, test_->rank, offset_);
-  }
-
-  // 4. work unit: the I/O only, plus the flush if SyncWrites asks (timed).
-  std::int64_t work_unit(pio::UnitContext &unit) override {
-    if (unit.collective)
-      pio::mpi_check(MPI_File_write_at_all(test_->file, offset_, buffer_.data(),
-                                           static_cast<int>(block_), MPI_BYTE, MPI_STATUS_IGNORE),
-                     "MPI_File_write_at_all");
-    else
-      pio::mpi_check(MPI_File_write_at(test_->file, offset_, buffer_.data(),
-                                       static_cast<int>(block_), MPI_BYTE, MPI_STATUS_IGNORE),
-                     "MPI_File_write_at");
-    if (unit.flush)
-      pio::mpi_check(MPI_File_sync(test_->file), "MPI_File_sync");
-    return block_;
-  }
-
-  // 5. after work unit: verification (untimed).
-  void after_work_unit(pio::UnitContext &) override {
-    if (!test_->module->verify)
-      return;
-    std::vector<std::uint8_t> back(buffer_.size());
-    pio::mpi_check(MPI_File_read_at(test_->file, offset_, back.data(), static_cast<int>(block_),
-                                    MPI_BYTE, MPI_STATUS_IGNORE),
-                   "MPI_File_read_at");
-    const auto bad = pio::stamp_mismatch(back.data(), block_, test_->rank, offset_);
-    if (bad >= 0)
-      throw pio::Error("verification failed at file offset " + std::to_string(offset_ + bad),
-                       "the file system returned other data than was written");
-  }
-
-  // 6. cleanup test: free buffers; the harness has closed the file.
-  void cleanup_test(pio::TestContext &) override { buffer_.clear(); }
-
-  // 7. cleanup module: nothing left; the harness deletes the test file it created.
 
 private:
-  std::int64_t units_ = 0, block_ = 0, offset_ = 0;
-  pio::TestContext *test_ = nullptr;
-  std::vector<std::uint8_t> buffer_;
+  std::int64_t header_, block_, units_;
 };
+
+/// One test per BlockSizes entry. Mode, WorkUnits and HeaderOffset are the engine's directives,
+/// already read: mode(), work_units(), header_offset().
+class MySegments : public pio::patterns::PatternModule {
+  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
+    std::vector<pio::patterns::PatternTest> tests;
+    for (std::int64_t block : ctx.settings.sizes("BlockSizes"))
+      tests.push_back({pattern_spec(pio::format_size(block), block),
+                       std::make_shared<Segments>(header_offset(), block, work_units())});
+    return tests;
+  }
+};
+
+pio::ModuleInfo info() {
+  pio::ModuleInfo m("my_segments", pio::make_module<MySegments>);
+  m.title = "My Segments"; // ModuleName "My Segments (read)" selects Mode read
+  m.summary = "each rank accesses its own contiguous segment of the shared file";
+  m.reference = "docs/writing-a-module.md";
+  // The engine's Mode, WorkUnits (default 4 here) and HeaderOffset, then our own. The harness
+  // enforces the limit (BlockSizes 0 is a config error naming file:line) before any I/O.
+  m.directives = pio::patterns::pattern_directives("4");
+  m.directives.push_back(pio::DirectiveSpec{"BlockSizes", pio::DirectiveType::Sizes, "64K",
+                                            "bytes per rank per work unit; one test per size"}
+                             .at_least(1));
+  return m;
+}
 
 } // namespace
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
-    {"my_segments",
-     "My Segments",
-     "each rank writes its own contiguous segment",
-     "docs/writing-a-module.md",
-     true,
-     {{"BlockSizes", pio::DirectiveType::Sizes, "64K", "bytes per rank per work unit"},
-      {"WorkUnits", pio::DirectiveType::Integer, "4", "work units per test"}},
-     [] { return std::make_unique<MySegments>(); }}})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{info()})

@@ -1,0 +1,166 @@
+// The I/O of one work unit of the pattern engine (thesis §3.4.2): buffers, stamps, views and
+// datatypes are prepared untimed; transfer() is what the timed work unit calls.
+#include "pattern_run.hpp"
+
+#include <sstream>
+
+#include "pio/patterns/byte_types.hpp"
+#include "pio/stamp.hpp"
+
+namespace pio::patterns {
+
+namespace {
+
+std::string hex(unsigned v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+} // namespace
+
+void *PatternModule::Run::io_buffer() {
+  return noncontiguous_memory ? buffer.data() : stream.data();
+}
+
+void PatternModule::Run::stamp(int generation) {
+  std::int64_t pos = 0;
+  for (const auto &e : extents) {
+    stamp_fill(stream.data() + pos, e.length, owner, e.offset, generation);
+    pos += e.length;
+  }
+  to_memory();
+}
+
+void PatternModule::Run::to_memory() {
+  if (!noncontiguous_memory || bytes == 0)
+    return;
+  int pos = 0;
+  mpi_check(MPI_Unpack(stream.data(), static_cast<int>(bytes), &pos, buffer.data(), 1,
+                       memtype.get(), MPI_COMM_SELF),
+            "MPI_Unpack");
+}
+
+void PatternModule::Run::from_memory() {
+  if (!noncontiguous_memory || bytes == 0)
+    return;
+  int pos = 0;
+  mpi_check(MPI_Pack(buffer.data(), 1, memtype.get(), stream.data(), static_cast<int>(bytes), &pos,
+                     MPI_COMM_SELF),
+            "MPI_Pack");
+}
+
+void PatternModule::Run::check(const std::vector<std::uint8_t> &data, int generation,
+                               unsigned char mask, const char *what) const {
+  std::int64_t pos = 0;
+  for (const auto &e : extents) {
+    for (std::int64_t i = 0; i < e.length; ++i) {
+      const unsigned expect = stamp_byte(owner, e.offset + i, generation) ^ mask;
+      const unsigned got = data[static_cast<size_t>(pos + i)];
+      if (got != expect)
+        throw Error("verification failed (" + std::string(what) + "): rank " +
+                        std::to_string(rank) + ", file offset " + std::to_string(e.offset + i) +
+                        ": expected " + hex(expect) + ", found " + hex(got),
+                    "the file system returned wrong data; rerun with KeepFiles on and inspect "
+                    "the file at that offset");
+    }
+    pos += e.length;
+  }
+}
+
+std::vector<std::uint8_t> PatternModule::Run::read_back() const {
+  if (use_view)
+    mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
+              "MPI_File_set_view");
+  std::vector<std::uint8_t> data(static_cast<size_t>(bytes));
+  std::int64_t pos = 0;
+  for (const auto &e : extents) {
+    Datatype t = contiguous_bytes(e.length);
+    if (e.length > 0)
+      mpi_check(MPI_File_read_at(file, e.offset, data.data() + pos, 1, t.get(), MPI_STATUS_IGNORE),
+                "MPI_File_read_at");
+    pos += e.length;
+  }
+  return data;
+}
+
+void PatternModule::Run::prepare_unit(std::int64_t unit) {
+  extents = geometry->extents(rank, unit);
+  owner = geometry->data_rank(rank, unit);
+  bytes = 0;
+  for (const auto &e : extents)
+    bytes += e.length;
+  stream.assign(static_cast<size_t>(bytes), 0);
+  MemoryLayout mem = geometry->memory(rank, unit);
+  // Without a file view the I/O works on the contiguous stream, so memory is contiguous too.
+  noncontiguous_memory = use_view && mem.type.get() != MPI_DATATYPE_NULL;
+  if (noncontiguous_memory) {
+    buffer.assign(static_cast<size_t>(mem.buffer_bytes), 0);
+    memtype = std::move(mem.type);
+  } else {
+    memtype = contiguous_bytes(bytes);
+  }
+  if (use_view) {
+    if (bytes == 0) {
+      mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
+                "MPI_File_set_view");
+    } else {
+      FileView v = geometry->view(rank, unit);
+      mpi_check(
+          MPI_File_set_view(file, v.disp, MPI_BYTE, v.filetype.get(), "native", MPI_INFO_NULL),
+          "MPI_File_set_view");
+    }
+  } else {
+    pieces.clear();
+    std::int64_t pos = 0;
+    for (const auto &e : extents) {
+      pieces.push_back(Piece{e.offset, pos, contiguous_bytes(e.length)});
+      pos += e.length;
+    }
+  }
+}
+
+void PatternModule::Run::io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count,
+                               MPI_Datatype t) {
+  MPI_Status *st = MPI_STATUS_IGNORE;
+  if (write && collective)
+    mpi_check(MPI_File_write_at_all(file, off, ptr, count, t, st), "MPI_File_write_at_all");
+  else if (write)
+    mpi_check(MPI_File_write_at(file, off, ptr, count, t, st), "MPI_File_write_at");
+  else if (collective)
+    mpi_check(MPI_File_read_at_all(file, off, ptr, count, t, st), "MPI_File_read_at_all");
+  else
+    mpi_check(MPI_File_read_at(file, off, ptr, count, t, st), "MPI_File_read_at");
+}
+
+void PatternModule::Run::transfer(bool write, bool collective) {
+  if (use_view) {
+    const int count = bytes > 0 ? 1 : 0;
+    if (collective || count > 0)
+      io_at(write, collective, 0, io_buffer(), count, memtype.get());
+    return;
+  }
+  const auto mine = static_cast<std::int64_t>(pieces.size());
+  const std::int64_t calls = collective ? max_pieces : mine;
+  for (std::int64_t i = 0; i < calls; ++i) {
+    if (i < mine) {
+      const Piece &p = pieces[static_cast<size_t>(i)];
+      io_at(write, collective, p.offset, stream.data() + p.stream_pos, 1, p.type.get());
+    } else {
+      io_at(write, collective, 0, stream.data(), 0, MPI_BYTE);
+    }
+  }
+}
+
+void PatternModule::Run::write(bool collective) { transfer(true, collective); }
+
+void PatternModule::Run::read(bool collective) { transfer(false, collective); }
+
+void PatternModule::Run::modify() {
+  auto *p = static_cast<std::uint8_t *>(io_buffer());
+  const size_t n = noncontiguous_memory ? buffer.size() : stream.size();
+  for (size_t i = 0; i < n; ++i)
+    p[i] ^= kModifyMask;
+}
+
+} // namespace pio::patterns

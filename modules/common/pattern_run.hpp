@@ -1,0 +1,80 @@
+#pragma once
+// Internal to the pattern engine: the per-test state of PatternModule and the I/O of one unit
+// (stamping, views, datatypes, the MPI-IO calls, verification). Not installed.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "pio/patterns/pattern_module.hpp"
+
+namespace pio::patterns {
+
+/// One contiguous piece of a unit's I/O without a file view: file offset, stream position.
+struct Piece {
+  std::int64_t offset = 0;
+  std::int64_t stream_pos = 0;
+  Datatype type; // contiguous bytes of the piece's length
+};
+
+/// Per-test state, rebuilt by describe_test.
+struct PatternModule::Run {
+  std::shared_ptr<const Geometry> geometry;
+  TemporalMode mode = TemporalMode::Write;
+  MPI_File file = MPI_FILE_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  int owner = 0; // data_rank of the current unit: whose stamps its bytes hold
+  bool verify = false;
+  bool use_view = true;
+  std::int64_t units = 0;
+  std::int64_t max_pieces = 0;      // no-view collective: calls every rank makes per unit
+  std::vector<Extent> extents;      // this unit's file extents (stream order)
+  std::int64_t bytes = 0;           // this unit's payload bytes
+  std::vector<std::uint8_t> stream; // payload in stream order
+  std::vector<std::uint8_t> buffer; // memory buffer when the memory type is non-contiguous
+  Datatype memtype;                 // memory datatype (count 1) for view mode
+  bool noncontiguous_memory = false;
+  std::vector<Piece> pieces; // no-view mode
+  Datatype empty_view;       // view for a rank with nothing to do in a unit
+
+  /// The buffer the MPI-IO calls use: the memory buffer or the stream.
+  void *io_buffer();
+
+  /// Fills the stream with this rank's stamps for the current extents.
+  void stamp(int generation);
+
+  /// Copies the stream into the (non-contiguous) memory buffer.
+  void to_memory();
+
+  /// Copies the (non-contiguous) memory buffer into the stream.
+  void from_memory();
+
+  /// Checks data (stream order) against the expected stamps; throws naming the first bad byte.
+  void check(const std::vector<std::uint8_t> &data, int generation, unsigned char mask,
+             const char *what) const;
+
+  /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
+  /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
+  std::vector<std::uint8_t> read_back() const;
+
+  /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`.
+  void prepare_unit(std::int64_t unit);
+
+  /// One explicit-offset MPI-IO call: read or write, independent or collective.
+  void io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count, MPI_Datatype t);
+
+  /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
+  /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
+  /// makes max_pieces calls, empty ones where it has fewer pieces.
+  void transfer(bool write, bool collective);
+  /// transfer(true, collective).
+  void write(bool collective);
+  /// transfer(false, collective).
+  void read(bool collective);
+
+  /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
+  void modify();
+};
+
+} // namespace pio::patterns
