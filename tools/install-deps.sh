@@ -6,4 +6,5 @@ SUDO=""
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   g++ cmake make pkg-config mpich libmpich-dev libdotconf-dev libboost-dev \
-  libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev python3 >/dev/null
+  libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev python3 \
+  python3-numpy python3-scipy python3-matplotlib python3-pytest >/dev/null

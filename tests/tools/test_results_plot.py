@@ -1,0 +1,71 @@
+"""pio-results (CSV and table), pio-plot (files written) and every tool's --help."""
+import copy
+import io
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOOLS, data, make_doc, write_doc
+from piotools import csvout, results
+
+
+def test_csv_matches_the_harness_csv_of_the_same_run():
+    """data/small.csv is the harness's own -o csv= file of data/small.json."""
+    out = io.StringIO()
+    csvout.write(results.load(data("small.json")), out)
+    with open(data("small.csv"), encoding="utf-8") as f:
+        assert out.getvalue() == f.read()
+
+
+def test_csv_has_one_row_per_repetition_and_error_rows(tool, tmp_path, capsys):
+    doc = make_doc({("m", "B", "x", "write", 8): [1.0, 2.0, 3.0]})
+    doc["modules"].append(copy.deepcopy(doc["modules"][0]))
+    doc["modules"][1]["label"] = "C"
+    doc["modules"][1]["tests"][0]["error"] = {"rank": 1, "message": "short write, 0 of 8"}
+    assert tool("pio-results").main(["csv", write_doc(tmp_path / "r.json", doc)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1 + 3 + 3 + 1
+    assert lines[-1].endswith('"short write, 0 of 8"')
+    assert lines[0].split(",")[12:14] == ["param:buffer_size", "mode"]
+
+
+def test_table_puts_runs_side_by_side(tool, capsys):
+    assert tool("pio-results").main(["table", data("aa1.json"), data("aa2.json"),
+                                     "--names", "one,two"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("| block | test | metric | one median | one min-max | two median |"
+                      " two min-max |")
+    assert len(out) == 2 + 26
+
+
+def test_plot_writes_png_and_svg_per_module(tool, tmp_path, capsys):
+    assert tool("pio-plot").main([data("small.json"), "-o", str(tmp_path)]) == 0
+    written = capsys.readouterr().out.split()
+    assert sorted(p.rsplit("/", 1)[1] for p in written) == [
+        "imb_pingpong.png", "imb_pingpong.svg", "simple_strided.png", "simple_strided.svg"]
+    for p in written:
+        with open(p, "rb") as f:
+            head = f.read(8)
+        assert head.startswith(b"\x89PNG") if p.endswith(".png") else b"<?xml" in head
+
+
+def test_plot_compare_and_figure_tables(tool, tmp_path, capsys):
+    doc = make_doc({("beff_io", "beff_io", "all", "write", 1 << 20): [5.0, 6.0]})
+    doc["modules"][0]["figure"] = {"name": "b_eff_io", "values": [], "notes": [], "tables": [
+        {"name": "per pattern type", "columns": ["type", "write", "read"],
+         "rows": [[0, 10.0, 20.0], [1, 11.0, 21.0], [2, 12.5, 22.0]]}]}
+    a = write_doc(tmp_path / "a.json", doc)
+    out = str(tmp_path / "o")
+    assert tool("pio-plot").main(["--compare", a, data("small.json"), "-o", out]) == 0
+    names = sorted(p.rsplit("/", 1)[1] for p in capsys.readouterr().out.split())
+    assert "A_beff_io_per_pattern_type.png" in names
+    assert "beff_io.png" in names and "simple_strided.svg" in names
+
+
+@pytest.mark.parametrize("name", ["pio-compare", "pio-plot", "pio-score", "pio-results"])
+def test_every_tool_has_help(name):
+    p = subprocess.run([sys.executable, f"{TOOLS}/{name}", "--help"], capture_output=True,
+                       text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("usage: " + name)

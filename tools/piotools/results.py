@@ -1,0 +1,154 @@
+"""Loading results documents (docs/results.md) and naming their tests so that two runs can be
+matched: a test is identified by its block label, its test label and its parameters, never by
+its position or the config line it came from."""
+import json
+import os
+
+SUPPORTED_SCHEMAS = (2,)
+
+
+class ResultsError(Exception):
+    """A file that is not a usable pio-bench results document."""
+
+
+def load(path):
+    """Reads one results document; raises ResultsError with the reason if it is not one."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{path}: {e}") from e
+    if not isinstance(doc, dict) or doc.get("tool") != "pio-bench":
+        raise ResultsError(f"{path}: not a pio-bench results document")
+    if doc.get("schema_version") not in SUPPORTED_SCHEMAS:
+        raise ResultsError(f"{path}: schema_version {doc.get('schema_version')} is not supported "
+                           f"(this tool reads {', '.join(map(str, SUPPORTED_SCHEMAS))})")
+    doc["_path"] = path
+    return doc
+
+
+def load_many(paths):
+    """Reads files and directories (every *.json inside, sorted by name) in order."""
+    docs = []
+    for p in paths:
+        if os.path.isdir(p):
+            names = sorted(n for n in os.listdir(p) if n.endswith(".json"))
+            if not names:
+                raise ResultsError(f"{p}: directory holds no *.json results")
+            docs += [load(os.path.join(p, n)) for n in names]
+        else:
+            docs.append(load(p))
+    return docs
+
+
+def params_text(params):
+    """A test's parameters as one stable string (sorted key=value pairs)."""
+    return " ".join(f"{k}={params[k]}" for k in sorted(params or {}))
+
+
+def system_label(doc, fallback=None):
+    """The run's system label: the document's own, else `fallback`, else its file system."""
+    return doc.get("system_label") or fallback or doc.get("file_system") or "unknown"
+
+
+def mpi_name(doc):
+    """The MPI library's first line (its name and version), e.g. 'MPICH Version: 4.0.2'."""
+    text = doc.get("mpi_library") or ""
+    return " ".join(text.splitlines()[0].split()) if text else ""
+
+
+class Test:
+    """One test of one block, with what identifies it across runs."""
+
+    def __init__(self, doc, block, test, occurrence):
+        self.doc, self.block, self.test = doc, block, test
+        self.block_label = block.get("label") or block.get("module", "")
+        self.label = str(test.get("label", ""))
+        self.params = dict(test.get("params") or {})
+        # A key seen twice in one run (e.g. two blocks under the same label) is matched by order.
+        self.occurrence = occurrence
+        self.key = (self.block_label, self.label, params_text(self.params), occurrence)
+
+    @property
+    def name(self):
+        """How the test is shown: 'block label / test label' (and #n when repeated)."""
+        suffix = f" #{self.occurrence + 1}" if self.occurrence else ""
+        return f"{self.block_label} / {self.label}{suffix}"
+
+    @property
+    def error(self):
+        """The test's or its block's error message, or None."""
+        e = self.test.get("error") or self.block.get("error")
+        return e.get("message", str(e)) if isinstance(e, dict) else e
+
+    @property
+    def reps(self):
+        """The repetitions that completed."""
+        return list(self.test.get("reps") or [])
+
+    @property
+    def is_comm(self):
+        """True for communication tests (IMB-style per-operation times)."""
+        return bool(self.test.get("comm")) or any(r.get("op") for r in self.reps)
+
+    def metric(self):
+        """(name, values, higher_is_better): what the tools compare and score. File I/O tests use
+        each repetition's bandwidth; communication tests the per-operation t_avg_us (IMB's
+        headline time), which also covers 0-byte messages where bandwidth is 0."""
+        if self.is_comm:
+            return "t_avg_us", [r["op"]["t_avg_us"] for r in self.reps if r.get("op")], False
+        return "bandwidth_MiBps", [r["bandwidth_MiBps"] for r in self.reps], True
+
+    def setup(self):
+        """What must agree for two runs of this test to be comparable (beyond its key)."""
+        b, t = self.block, self.test
+        settings = {k: v for k, v in (b.get("settings") or {}).items() if k != "ModuleReps"}
+        return {
+            "procs": t.get("procs"), "groups": t.get("groups"), "file_use": t.get("file_use"),
+            "buffer_size": t.get("buffer_size"), "collective": b.get("collective"),
+            "file_view": b.get("file_view"), "sync_writes": b.get("sync_writes"),
+            "verify": b.get("verify"), "settings": settings,
+            "hints_requested": t.get("hints_requested") or {},
+        }
+
+
+def tests(doc):
+    """Every test of a run, in document order, each with its matching key."""
+    seen = {}
+    out = []
+    for block in doc.get("modules") or []:
+        for t in block.get("tests") or []:
+            label = block.get("label") or block.get("module", "")
+            base = (label, str(t.get("label", "")), params_text(t.get("params")))
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            out.append(Test(doc, block, t, n))
+    return out
+
+
+def blocks_by_label(doc):
+    """The run's blocks grouped by module: {module: [block, ...]} in document order."""
+    out = {}
+    for block in doc.get("modules") or []:
+        out.setdefault(block.get("module", ""), []).append(block)
+    return out
+
+
+def buffer_bytes(test):
+    """The x value of a test in bandwidth-vs-size plots: its buffer size in bytes."""
+    t = test.test if isinstance(test, Test) else test
+    for key in ("buffer_size",):
+        v = t.get(key)
+        if v:
+            return int(v)
+    for key in ("buffer_size", "strip_size", "message_bytes"):
+        v = (t.get("params") or {}).get(key)
+        if v not in (None, ""):
+            try:
+                return int(v)
+            except ValueError:
+                pass
+    comm = t.get("comm")
+    if comm:
+        return int(comm.get("message_bytes", 0))
+    return None

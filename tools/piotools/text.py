@@ -1,0 +1,26 @@
+"""Plain-text tables for the tools' console output."""
+
+
+def table(header, rows, align=None):
+    """Formats rows (lists of strings) under a header as aligned columns; `align` is a string
+    of 'l'/'r' per column (default: left)."""
+    cols = len(header)
+    align = align or "l" * cols
+    width = [max(len(str(r[i])) for r in [header] + rows) for i in range(cols)]
+
+    def line(r):
+        cells = [str(c).rjust(width[i]) if align[i] == "r" else str(c).ljust(width[i])
+                 for i, c in enumerate(r)]
+        return "  ".join(cells).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in width])] + [line(r) for r in rows])
+
+
+def percent(x, digits=1):
+    """A fraction as a signed percentage, e.g. -0.123 -> '-12.3%'."""
+    return "" if x is None else f"{x * 100:+.{digits}f}%"
+
+
+def number(x):
+    """A measurement with 4 significant digits."""
+    return "" if x is None else f"{x:.4g}"
