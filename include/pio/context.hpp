@@ -75,6 +75,12 @@ public:
   void set_time_budget(size_t phase, double seconds) {
     running_->phases.at(phase).time_budget_s = seconds;
   }
+  /// Sets the operations per work unit of a communication test (IMB's run-time limit cuts its
+  /// n_sample in describe_test); every group must set the same value.
+  void set_ops_per_unit(std::int64_t ops) {
+    if (running_->comm)
+      running_->comm->ops_per_unit = ops;
+  }
 
 private:
   TestSpec *running_;

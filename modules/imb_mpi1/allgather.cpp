@@ -1,0 +1,32 @@
+// Allgather (IMB 3.2 User Guide §3.3.4.4): every rank inputs X bytes (MPI_BYTE) and receives
+// the gathered X * np bytes, block p from rank p. Bare time.
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+class Allgather : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"Allgather", "§3.3.4.4", Kind::Collective, false, 1.0, 1.0, false, true};
+    return t;
+  }
+  Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }
+  void run(const Op &op, std::int64_t i) override {
+    const int n = op.count(false);
+    mpi(MPI_Allgather(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
+        "MPI_Allgather");
+  }
+  std::string check(const Op &op, std::int64_t i) const override {
+    for (int p = 0; p < op.np; ++p)
+      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, 0, op.x); !e.empty())
+        return "block " + std::to_string(p) + ": " + e;
+    return {};
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_allgather() { return std::make_unique<Allgather>(); }
+
+} // namespace imb

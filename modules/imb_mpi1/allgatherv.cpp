@@ -1,0 +1,41 @@
+// Allgatherv (IMB 3.2 User Guide §3.3.4.5): Allgather through MPI_Allgatherv with X bytes from
+// every rank at displacement p X, to show the overhead of the more general call. Bare time.
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+class Allgatherv : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"Allgatherv", "§3.3.4.5", Kind::Collective, false, 1.0, 1.0, false, true};
+    return t;
+  }
+  Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }
+  void prepare(const Op &op) override {
+    counts_.assign(static_cast<size_t>(op.np), op.count(false));
+    displs_.resize(static_cast<size_t>(op.np));
+    for (int p = 0; p < op.np; ++p)
+      displs_[static_cast<size_t>(p)] = p * op.count(false);
+  }
+  void run(const Op &op, std::int64_t i) override {
+    mpi(MPI_Allgatherv(op.buf->send.at(i), op.count(false), MPI_BYTE, op.buf->recv.at(i),
+                       counts_.data(), displs_.data(), MPI_BYTE, op.comm),
+        "MPI_Allgatherv");
+  }
+  std::string check(const Op &op, std::int64_t i) const override {
+    for (int p = 0; p < op.np; ++p)
+      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, 0, op.x); !e.empty())
+        return "block " + std::to_string(p) + ": " + e;
+    return {};
+  }
+
+private:
+  std::vector<int> counts_, displs_;
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_allgatherv() { return std::make_unique<Allgatherv>(); }
+
+} // namespace imb

@@ -1,0 +1,34 @@
+// Alltoall (IMB 3.2 User Guide §3.3.4.10): every rank inputs X * np bytes (MPI_BYTE), X for
+// each rank, and receives X * np bytes, X from each rank. Bare time.
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+class Alltoall : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"Alltoall", "§3.3.4.10", Kind::Collective, false, 1.0, 1.0, false, true};
+    return t;
+  }
+  Lengths lengths(std::int64_t x, int np) const override { return {x * np, x * np}; }
+  void run(const Op &op, std::int64_t i) override {
+    const int n = op.count(false);
+    mpi(MPI_Alltoall(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
+        "MPI_Alltoall");
+  }
+  // Block p came from rank p's block for this rank.
+  std::string check(const Op &op, std::int64_t i) const override {
+    for (int p = 0; p < op.np; ++p)
+      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, op.rank * op.x, op.x); !e.empty())
+        return "block " + std::to_string(p) + ": " + e;
+    return {};
+  }
+  std::int64_t bytes_sent(const Op &op) const override { return op.x * op.np; }
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_alltoall() { return std::make_unique<Alltoall>(); }
+
+} // namespace imb

@@ -1,0 +1,34 @@
+#include "buffers.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace imb {
+
+std::uint8_t byte_of(int rank, std::int64_t offset) {
+  return static_cast<std::uint8_t>(rank * 131 + offset * 7 + offset / 251 + 1);
+}
+
+float float_of(int rank, std::int64_t index) { return static_cast<float>(rank + 1 + index % 64); }
+
+Region::Region(std::int64_t length, CacheLayout layout)
+    : length_(length), layout_(layout),
+      data_(static_cast<size_t>(std::max<std::int64_t>(1, layout.bytes(length))), 0) {}
+
+void Region::fill(int rank, bool floats) {
+  char *first = at(0);
+  if (floats) {
+    const std::int64_t n = length_ / static_cast<std::int64_t>(sizeof(float));
+    for (std::int64_t k = 0; k < n; ++k) {
+      const float v = float_of(rank, k);
+      std::memcpy(first + k * static_cast<std::int64_t>(sizeof(float)), &v, sizeof v);
+    }
+  } else {
+    for (std::int64_t k = 0; k < length_; ++k)
+      first[k] = static_cast<char>(byte_of(rank, k));
+  }
+  for (std::int64_t s = 1; s < layout_.slots; ++s)
+    std::memcpy(at(s), first, static_cast<size_t>(length_));
+}
+
+} // namespace imb

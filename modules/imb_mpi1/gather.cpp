@@ -1,0 +1,35 @@
+// Gather (IMB 3.2 User Guide §3.3.4.8): every rank inputs X bytes (MPI_BYTE); the root receives
+// X * np bytes, block p from rank p. The root is i % np in iteration i. Bare time.
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+class Gather : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"Gather", "§3.3.4.8", Kind::Collective, false, 1.0, 1.0, true, true};
+    return t;
+  }
+  Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }
+  void run(const Op &op, std::int64_t i) override {
+    const int n = op.count(false);
+    mpi(MPI_Gather(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.root(i),
+                   op.comm),
+        "MPI_Gather");
+  }
+  std::string check(const Op &op, std::int64_t i) const override {
+    if (op.rank != op.root(i))
+      return {};
+    for (int p = 0; p < op.np; ++p)
+      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, 0, op.x); !e.empty())
+        return "block " + std::to_string(p) + ": " + e;
+    return {};
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_gather() { return std::make_unique<Gather>(); }
+
+} // namespace imb

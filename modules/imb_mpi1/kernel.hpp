@@ -1,0 +1,111 @@
+#pragma once
+/// One IMB-MPI1 kernel (IMB 3.2 User Guide §3.3): its classification and scaling, its buffer
+/// lengths, one operation, and the check of what that operation left in the buffers. The module
+/// (imb_module.hpp) supplies the methodology of §5 around it.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "buffers.hpp"
+
+namespace imb {
+
+/// IMB's benchmark classes (§3.3.1): they decide what is reported.
+enum class Kind {
+  Single,     ///< PingPong, PingPing: 2 active processes, time and throughput
+  Parallel,   ///< Sendrecv, Exchange: time and throughput of the whole turnover
+  Collective, ///< bare time only
+};
+
+/// What the guide says about a kernel, besides its pattern.
+struct Traits {
+  const char *name = "";    ///< IMB's name, e.g. "PingPong" (the ImbReporter keys on it)
+  const char *section = ""; ///< where the guide defines it, e.g. "§3.3.2.1"
+  Kind kind = Kind::Collective;
+  bool reduction = false; ///< MPI_FLOAT with MPI_SUM instead of MPI_BYTE (§3.3.4)
+  double bytes_scale = 1; ///< messages per sample counted in the throughput (nmsg, §3.3.3)
+  double time_scale = 1;  ///< PingPong: 0.5, half the round trip (§3.3.2.1)
+  bool rooted = false;    ///< the root rotates i % np in iteration i
+  bool sized = true;      ///< false for Barrier: one row, no message length (§6)
+};
+
+/// Bytes of one message position in the send and the receive buffer.
+struct Lengths {
+  std::int64_t send = 0, recv = 0;
+};
+
+/// What a kernel operates on in one test, on one rank.
+struct Op {
+  MPI_Comm comm = MPI_COMM_NULL; ///< the active processes (the group, in -map order)
+  int rank = 0;                  ///< rank in comm
+  int np = 1;                    ///< active processes
+  std::int64_t x = 0;            ///< message length X in bytes
+  bool rotate_root = true;       ///< root = i % np (§3.3.4), else always 0
+  bool split_scatter = true;     ///< Reduce_scatter splits L over the ranks (§3.3.4.2)
+  Buffers *buf = nullptr;        ///< this rank's buffers
+  /// The root of operation i.
+  int root(std::int64_t i) const { return rotate_root ? static_cast<int>(i % np) : 0; }
+  /// X in elements of the kernel's datatype.
+  int count(bool floats) const { return static_cast<int>(floats ? x / 4 : x); }
+};
+
+/// One kernel of §3.3.
+class Kernel {
+public:
+  virtual ~Kernel() = default;
+  /// The kernel's classification and scaling.
+  virtual const Traits &traits() const = 0;
+  /// Buffer lengths for X bytes on np processes (IMB_mem_manager's s_len / r_len).
+  virtual Lengths lengths(std::int64_t x, int /*np*/) const { return {x, x}; }
+  /// Builds counts and displacements (untimed, once per test).
+  virtual void prepare(const Op &) {}
+  /// Operation i of a sample: the measured pattern, nothing else.
+  virtual void run(const Op &op, std::int64_t i) = 0;
+  /// After operation i: "" when this rank's buffers hold what the pattern delivers, else what
+  /// differs.
+  virtual std::string check(const Op &op, std::int64_t i) const = 0;
+  /// Bytes this rank sends in one operation.
+  virtual std::int64_t bytes_sent(const Op &op) const { return op.x; }
+};
+
+/// Throws pio::Error naming the call if an MPI call failed.
+void mpi(int rc, const char *call);
+
+/// "" if `n` bytes at got are sender's bytes from its offset `from`, else where they differ.
+std::string expect_bytes(const char *got, int sender, std::int64_t from, std::int64_t n);
+/// "" if `n` floats at got are the sum over np ranks of float_of(r, first + k), else the first
+/// difference.
+std::string expect_sums(const char *got, int np, std::int64_t first, std::int64_t n);
+
+/// The share [first, first + count) of L elements rank i gets in Reduce_scatter (§3.3.4.2:
+/// L = r np + s, ranks below s get r + 1).
+struct Share {
+  std::int64_t first = 0, count = 0;
+};
+/// Rank i's share of L elements over np ranks.
+Share scatter_share(std::int64_t l, int np, int i);
+
+/// The 17 kernels, in the order of §3.2.
+std::unique_ptr<Kernel> make_pingpong();
+std::unique_ptr<Kernel> make_pingping();
+std::unique_ptr<Kernel> make_sendrecv();
+std::unique_ptr<Kernel> make_exchange();
+std::unique_ptr<Kernel> make_bcast();
+std::unique_ptr<Kernel> make_allgather();
+std::unique_ptr<Kernel> make_allgatherv();
+std::unique_ptr<Kernel> make_scatter();
+std::unique_ptr<Kernel> make_scatterv();
+std::unique_ptr<Kernel> make_gather();
+std::unique_ptr<Kernel> make_gatherv();
+std::unique_ptr<Kernel> make_alltoall();
+std::unique_ptr<Kernel> make_alltoallv();
+std::unique_ptr<Kernel> make_reduce();
+std::unique_ptr<Kernel> make_reduce_scatter();
+std::unique_ptr<Kernel> make_allreduce();
+std::unique_ptr<Kernel> make_barrier();
+
+} // namespace imb

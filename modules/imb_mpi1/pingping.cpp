@@ -1,0 +1,33 @@
+// PingPing (IMB 3.2 User Guide §3.3.2.2): both ranks MPI_Isend X bytes to each other at once,
+// MPI_Recv the oncoming message, MPI_Wait. time = Δt, throughput X / time (one message).
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+constexpr int kTag = 1;
+
+class PingPing : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"PingPing", "§3.3.2.2", Kind::Single, false, 1.0, 1.0, false, true};
+    return t;
+  }
+  void run(const Op &op, std::int64_t i) override {
+    const int peer = 1 - op.rank, n = op.count(false);
+    MPI_Request req;
+    mpi(MPI_Isend(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm, &req), "MPI_Isend");
+    mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+    mpi(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait");
+  }
+  std::string check(const Op &op, std::int64_t i) const override {
+    return expect_bytes(op.buf->recv.at(i), 1 - op.rank, 0, op.x);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_pingping() { return std::make_unique<PingPing>(); }
+
+} // namespace imb

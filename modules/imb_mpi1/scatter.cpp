@@ -1,0 +1,30 @@
+// Scatter (IMB 3.2 User Guide §3.3.4.6): the root inputs X * np bytes (MPI_BYTE), X for each
+// rank; every rank receives X bytes. The root is i % np in iteration i. Bare time.
+#include "kernel.hpp"
+
+namespace imb {
+namespace {
+
+class Scatter : public Kernel {
+public:
+  const Traits &traits() const override {
+    static const Traits t{"Scatter", "§3.3.4.6", Kind::Collective, false, 1.0, 1.0, true, true};
+    return t;
+  }
+  Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }
+  void run(const Op &op, std::int64_t i) override {
+    const int n = op.count(false);
+    mpi(MPI_Scatter(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.root(i),
+                    op.comm),
+        "MPI_Scatter");
+  }
+  std::string check(const Op &op, std::int64_t i) const override {
+    return expect_bytes(op.buf->recv.at(i), op.root(i), op.rank * op.x, op.x);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Kernel> make_scatter() { return std::make_unique<Scatter>(); }
+
+} // namespace imb
