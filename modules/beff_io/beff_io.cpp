@@ -50,11 +50,13 @@ public:
 
 private:
   void plan_initial_write(TestContext &test);
+  void check_free_space(TestContext &test) const;
   void repeat_the_write(TestContext &test);
   void start_loop(size_t phase);
   void stamp_unit(const PhaseDesc &d, std::int64_t unit);
   void end_write_loop(size_t phase);
   void verify_unit(const PhaseDesc &d, std::int64_t unit);
+  void one_unit_per_loop(TestContext &test);
   const Pattern &pattern(const PhaseDesc &d) const { return cur_->patterns[d.pattern]; }
   /// The unit of the initial write that unit u of a rewrite or read repeats (they cycle
   /// through what the write wrote when their scheduled time outlasts it).
@@ -80,7 +82,8 @@ private:
   TestContext *test_ = nullptr;
   TypeAccess access_;
   Placement at_;
-  std::vector<std::int64_t> done_; ///< per phase: units run so far
+  std::vector<std::int64_t> done_;  ///< per phase: calls run so far
+  std::vector<std::int64_t> calls_; ///< per phase: MPI-IO calls per work unit
   Datatype filetype_;
 };
 
@@ -100,7 +103,16 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   if (s.has("MPart"))
     in.mpart = s.size("MPart");
   in.fixed_units = fixed_units_ = s.integer("FixedUnits");
-  in.repeat_exactly = s.text("ReadRewrite") == "count";
+  in.definition = s.text("Definition") == "paper" ? Definition::Paper : Definition::Original;
+  // ReadRewrite and RewriteTypes default to what the definition does: b_eff_io 2.1 repeats the
+  // write's calls (count) and rewrites type 0 only; the paper definition is time-driven and
+  // rewrites every type.
+  in.repeat_exactly = s.has("ReadRewrite") ? s.text("ReadRewrite") == "count"
+                                           : in.definition == Definition::Original;
+  in.delete_on_close =
+      s.has("DeleteOnClose") ? s.flag("DeleteOnClose") : in.definition == Definition::Original;
+  in.rewrite_all =
+      s.has("RewriteTypes") ? s.text("RewriteTypes") == "all" : in.definition == Definition::Paper;
   if (s.has("TypeHints"))
     in.type_hints = parse_type_hints(s.texts("TypeHints"));
   if (s.has("ChunkHints"))
@@ -118,6 +130,10 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
 
   plan_ = make_plan(in);
   facts_.scheduled_time_s = in.scheduled_time;
+  facts_.definition = in.definition;
+  facts_.partitions = static_cast<int>(plan_.partitions.size());
+  facts_.read_rewrite_count = in.repeat_exactly;
+  facts_.rewrite_all = in.rewrite_all;
   facts_.all_patterns = plan_.all_patterns;
   facts_.fixed_units = fixed_units_ != 0;
   if (in.types.count(1))
@@ -134,20 +150,47 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   return specs;
 }
 
+void BeffIo::check_free_space(TestContext &test) const {
+  // A full file system must end the write as a test failure on every rank, before any I/O:
+  // ROMIO aborts the process when it cannot create the shared file pointer's file
+  // (MPI_File_seek_shared), and the pattern types' files exist together until their reads.
+  // The write is bounded by its MaxFileSize share, so compare that with the free space.
+  const std::int64_t most = most_bytes_written(*cur_);
+  std::int64_t avail = -1;
+  if (test.rank == 0)
+    avail = free_space_of(test.file_path);
+  MPI_Bcast(&avail, 1, MPI_INT64_T, 0, test.comm);
+  const std::int64_t slack = kMiB; // ROMIO's shared file pointer file, directory blocks
+  if (most > 0 && avail >= 0 && avail < most + slack)
+    throw Error("the write of pattern type " + std::to_string(cur_->type) + " on " +
+                    std::to_string(cur_->procs) + " processes may write " + std::to_string(most) +
+                    " bytes, but only " + std::to_string(avail) +
+                    " bytes are free in the "
+                    "directory of " +
+                    test.file_path,
+                "free space there, or lower MaxFileSize (default 40% of the free space at the "
+                "start); the files of the earlier pattern types are kept until their reads");
+}
+
 void BeffIo::plan_initial_write(TestContext &test) {
   // A new initial write: whatever an earlier repetition left is replaced.
   TypeFile &f = *file_state_;
   f = TypeFile{};
   f.write_units.assign(cur_->patterns.size(), 1);
   f.rewrite_units.assign(cur_->patterns.size(), 0);
-  for (size_t k = 0; k < cur_->phases.size(); ++k)
-    if (!cur_->phases[k].sync && pattern(cur_->phases[k]).U > 0 && fixed_units_ > 0)
-      test.set_work_units(k, fixed_units_);
+  for (size_t k = 0; k < cur_->phases.size(); ++k) {
+    const PhaseDesc &d = cur_->phases[k];
+    if (!d.sync && pattern(d).U > 0 && fixed_units_ > 0) {
+      const std::int64_t cap = cur_->cap_units[d.pattern];
+      test.set_work_units(k, cap > 0 ? std::min(fixed_units_, cap) : fixed_units_);
+    }
+  }
   if (cur_->type < 3)
     return;
-  // §5.1, §5.4: types 3 and 4 are size-driven, from what types 0-2 wrote in this partition.
-  const Segment seg =
-      size_segment(cur_->patterns, table2(cur_->mpart), measured_[cur_->procs], fixed_units_);
+  // §5.1, §5.4: types 3 and 4 are size-driven, from what types 0-2 wrote in this partition,
+  // within their share of MaxFileSize.
+  const Segment seg = size_segment(cur_->patterns, table2(cur_->mpart), measured_[cur_->procs],
+                                   fixed_units_, plan_.definition, cur_->cap_units);
   f.write_units = seg.units;
   f.segment = seg.size;
   f.segment_used = seg.used;
@@ -168,7 +211,8 @@ void BeffIo::repeat_the_write(TestContext &test) {
     throw Error("the initial write of " + what + " did not complete, so there is nothing to " +
                     method_name(cur_->method),
                 "see the error of that type's write test above");
-  if (cur_->method == Method::Read && verify_ && !f.rewritten)
+  if (cur_->method == Method::Read && verify_ && plan_.rewritten_types.count(cur_->type) &&
+      !f.rewritten)
     throw Error("the rewrite of " + what +
                     " did not complete, so the data read back cannot be verified",
                 "see the error of that type's rewrite test above");
@@ -185,6 +229,24 @@ void BeffIo::repeat_the_write(TestContext &test) {
   }
 }
 
+void BeffIo::one_unit_per_loop(TestContext &test) {
+  // b_eff_io 2.1 times a count-driven loop (rewrite, read, types 3 and 4) as one stretch from a
+  // barrier to the barrier after its last call, with no synchronisation between the calls. So
+  // by Definition original such a loop is one work unit making all its calls (the harness's
+  // barriers then fall where 2.1's do). Verify keeps one call per unit: it checks each call.
+  if (plan_.definition != Definition::Original || verify_)
+    return;
+  for (size_t k = 0; k < cur_->phases.size(); ++k) {
+    const Phase &ph = test.spec().phases[k];
+    if (cur_->phases[k].sync || ph.time_budget_s > 0 || ph.work_units <= 1)
+      continue;
+    calls_[k] = ph.work_units;
+    test.set_work_units(k, 1);
+    if (test.rank == 0)
+      facts_.calls_per_unit[{test.test_index, static_cast<int>(k)}] = calls_[k];
+  }
+}
+
 void BeffIo::describe_test(TestContext &test) {
   cur_ = &plan_.tests.at(static_cast<size_t>(test.test_index));
   file_state_ = &files_[{cur_->procs, cur_->type}];
@@ -192,10 +254,14 @@ void BeffIo::describe_test(TestContext &test) {
   if (test.rank == 0)
     schedule_.start(cur_->procs, MPI_Wtime());
   done_.assign(cur_->phases.size(), 0);
-  if (cur_->method == Method::Write)
+  calls_.assign(cur_->phases.size(), 1);
+  if (cur_->method == Method::Write) {
+    check_free_space(test);
     plan_initial_write(test);
-  else
+  } else {
     repeat_the_write(test);
+  }
+  one_unit_per_loop(test);
   access_ = type_access(cur_->type, shared_pointers_);
   at_ = Placement{
       cur_->type, test.rank, test.size, 0, file_state_->segment, file_state_->segment_used};
@@ -217,10 +283,11 @@ void BeffIo::start_loop(size_t k) {
   if (test_->rank == 0) {
     const double budget = test_->spec().phases[k].time_budget_s;
     const double now = MPI_Wtime();
-    if (budget > 0)
-      test_->set_time_budget(k, schedule_.next_loop(cur_->procs, d.nominal, budget, now));
-    else
-      schedule_.next_loop(cur_->procs, d.nominal, 0, now);
+    // The paper definition's running schedule takes the partition's lag off the loop;
+    // b_eff_io 2.1 gives every loop its full share.
+    const double running = schedule_.next_loop(cur_->procs, d.nominal, budget, now);
+    if (budget > 0 && plan_.catch_up)
+      test_->set_time_budget(k, running);
   }
   at_.base =
       pattern_base(cur_->type, test_->size, cur_->patterns, file_state_->write_units, d.pattern);
@@ -265,9 +332,11 @@ std::int64_t BeffIo::work_unit(UnitContext &unit) {
     return 0;
   }
   const std::int64_t bytes = unit_bytes(at_, pattern(d));
-  transfer(test_->file, access_, cur_->method != Method::Read, buffer_.data(), bytes,
-           pattern(d).number);
-  return bytes;
+  const std::int64_t calls = calls_[static_cast<size_t>(unit.phase)];
+  for (std::int64_t c = 0; c < calls; ++c)
+    transfer(test_->file, access_, cur_->method != Method::Read, buffer_.data(), bytes,
+             pattern(d).number);
+  return bytes * calls;
 }
 
 void BeffIo::end_write_loop(size_t k) {
@@ -307,7 +376,7 @@ void BeffIo::after_work_unit(UnitContext &unit) {
   const auto k = static_cast<size_t>(unit.phase);
   const PhaseDesc &d = cur_->phases[k];
   TypeFile &f = *file_state_;
-  done_[k] = unit.unit + 1;
+  done_[k] = (unit.unit + 1) * calls_[k];
   if (d.sync && cur_->method == Method::Write) {
     end_write_loop(k);
   } else if (d.sync && cur_->method == Method::Rewrite) {
@@ -362,13 +431,29 @@ std::vector<DirectiveSpec> directives() {
                     "type 1 positioning: auto (shared pointers, else fall back), on (required), "
                     "off (force the individual-pointer fallback)",
                     {"auto", "on", "off"}},
+      DirectiveSpec{"Definition",
+                    T::Text,
+                    "original",
+                    "original (b_eff_io 2.1: its schedule, segment sizes and geometric-mean "
+                    "figure in MB/s) or paper (T/3 per access method, 25/25/50 % weights, MiB/s)",
+                    {"original", "paper"}},
       DirectiveSpec{"ReadRewrite",
                     T::Text,
-                    "time",
-                    "rewrite and read loops: time (the pattern's scheduled time, cycling through "
-                    "the units the write wrote, §5.1) or count (exactly the units the write "
-                    "wrote)",
+                    "",
+                    "rewrite and read loops: count (exactly the units the write wrote; default "
+                    "of Definition original) or time (the pattern's scheduled time, cycling "
+                    "through the units the write wrote; default of Definition paper)",
                     {"time", "count"}},
+      DirectiveSpec{"RewriteTypes",
+                    T::Text,
+                    "",
+                    "pattern types rewritten: 0 (b_eff_io 2.1's default) or all (its -rewrite; "
+                    "default of Definition paper)",
+                    {"0", "all"}},
+      DirectiveSpec{"DeleteOnClose", T::Flag, "",
+                    "the read opens each file with MPI_MODE_DELETE_ON_CLOSE, so its close time "
+                    "includes the removal (b_eff_io 2.1 without -keep; default of Definition "
+                    "original; off keeps the files to the end of the test)"},
       DirectiveSpec{"FixedUnits", T::Integer, "0",
                     "run every write loop this many units instead of the time-driven schedule "
                     "(tests)"}

@@ -3,8 +3,13 @@
 #include "beff_math.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pio::beff {
+
+const char *definition_name(Definition d) {
+  return d == Definition::Original ? "original" : "paper";
+}
 
 const char *method_name(Method m) {
   switch (m) {
@@ -104,6 +109,27 @@ double method_beff(const std::map<int, double> &bandwidth_by_type) {
 
 double partition_beff(double write, double rewrite, double read) {
   return 0.25 * write + 0.25 * rewrite + 0.5 * read;
+}
+
+double original_write_rewrite(const std::map<int, double> &write_by_type,
+                              const double *rewrite_type0) {
+  // b_eff_io 2.1 adds every write type once (type 0 is not doubled here) and the type 0
+  // rewrite, then divides by PAT_TYPES + 1.
+  double sum = 0;
+  int count = 0;
+  for (const auto &[type, bw] : write_by_type) {
+    sum += bw;
+    ++count;
+  }
+  if (rewrite_type0) {
+    sum += *rewrite_type0;
+    ++count;
+  }
+  return count > 0 ? sum / count : 0.0;
+}
+
+double original_partition_beff(double write_rewrite, double read) {
+  return write_rewrite > 0 && read > 0 ? std::sqrt(write_rewrite * read) : 0.0;
 }
 
 std::string phase_label(Method m, const Pattern &p, bool sync) {

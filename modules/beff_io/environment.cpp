@@ -74,17 +74,21 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   if (!type1 || mode == "off")
     return;
   const std::string probe = ctx.test_file + ".beff_io-probe";
-  // Every rank claims before the collective open, and all agree, so no rank opens alone.
+  // One shared file: rank 0 claims it (a claim on every rank would race with the claim's own
+  // bookkeeping on rank 0) and tells the others before the collective open, so no rank opens
+  // alone and all fail alike.
   std::string refused;
-  try {
-    ctx.claim_file(probe);
-  } catch (const Error &e) {
-    refused = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+  if (ctx.rank == 0) {
+    try {
+      ctx.claim_file(probe);
+    } catch (const Error &e) {
+      refused = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+    }
   }
   int bad = !refused.empty();
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx.comm);
+  MPI_Bcast(&bad, 1, MPI_INT, 0, ctx.comm);
   if (bad)
-    throw Error(refused.empty() ? "another rank could not claim " + probe : refused,
+    throw Error(ctx.rank == 0 ? refused : "rank 0 could not claim " + probe,
                 "remove the stale shared-pointer probe file, or set SharedPointers off");
   MPI_File fh = MPI_FILE_NULL;
   mpi_check(
@@ -115,19 +119,23 @@ void find_max_file_size(const ModuleContext &ctx, Environment &env) {
     return;
   }
   std::int64_t avail = 0;
-  if (ctx.rank == 0) {
-    std::string dir = ctx.test_file;
-    const auto slash = dir.find_last_of('/');
-    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : dir.substr(0, slash));
-    struct statvfs st;
-    if (::statvfs(dir.c_str(), &st) == 0)
-      avail = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
-  }
+  if (ctx.rank == 0)
+    avail = std::max<std::int64_t>(0, free_space_of(ctx.test_file));
   MPI_Bcast(&avail, 1, MPI_INT64_T, 0, ctx.comm);
   env.max_file_size = avail * 2 / 5;
 }
 
 } // namespace
+
+std::int64_t free_space_of(const std::string &path) {
+  const auto slash = path.find_last_of('/');
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  struct statvfs st;
+  if (::statvfs(dir.c_str(), &st) != 0)
+    return -1;
+  return static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
+}
 
 Environment probe_environment(const ModuleContext &ctx, const std::vector<int> &partitions,
                               bool type1) {

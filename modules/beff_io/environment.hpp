@@ -22,6 +22,9 @@ struct Environment {
   std::int64_t max_file_size = 0;        ///< MaxFileSize, or 40 % of the TestFile's free space
 };
 
+/// Free bytes (for unprivileged users) in the directory of `path`; -1 if unknown.
+std::int64_t free_space_of(const std::string &path);
+
 /// Probes the machine (collective over ctx.comm). `partitions`: the process counts to measure;
 /// `type1`: pattern type 1 is selected, so shared file pointers are probed on a scratch file
 /// TestFile.beff_io-probe, claimed from the harness. Throws pio::Error on every rank alike.

@@ -12,6 +12,12 @@ double pattern_budget(double scheduled_time, int units, int sum_units) {
   return scheduled_time / 3.0 * static_cast<double>(units) / static_cast<double>(sum_units);
 }
 
+double original_budget(double scheduled_time, int partitions, int units, int sum_units) {
+  if (sum_units <= 0 || partitions <= 0)
+    return 0;
+  return scheduled_time / partitions * static_cast<double>(units) / static_cast<double>(sum_units);
+}
+
 double catch_up_budget(double nominal, double debt) {
   return std::clamp(nominal - debt, kMinimumBudgetShare * nominal, nominal);
 }
@@ -55,6 +61,20 @@ std::int64_t segment_repetitions(int units, const std::vector<ChunkMeasurement> 
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(reps));
 }
 
+std::int64_t original_segment_repetitions(const SegmentInputs &in) {
+  // b_eff_io 2.1: rep3 = min(rep0 * L/l, min(10 * rep1, rep2)), the type 1 calls counting ten
+  // times (shared-pointer writes of one chunk are the slowest).
+  std::optional<std::int64_t> reps;
+  const auto take = [&](std::optional<std::int64_t> v) {
+    if (v && (!reps || *v < *reps))
+      reps = v;
+  };
+  take(in.type0_chunks);
+  take(in.type1_calls ? std::optional<std::int64_t>(10 * *in.type1_calls) : std::nullopt);
+  take(in.type2_calls);
+  return std::max<std::int64_t>(1, reps.value_or(1));
+}
+
 std::int64_t segment_size(const std::vector<std::pair<std::int64_t, std::int64_t>> &l_and_reps) {
   std::int64_t sum = 0;
   for (const auto &[l, reps] : l_and_reps)
@@ -63,7 +83,8 @@ std::int64_t segment_size(const std::vector<std::pair<std::int64_t, std::int64_t
 }
 
 Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pattern> &table,
-                     const std::map<int, std::int64_t> &measured, std::int64_t fixed_units) {
+                     const std::map<int, std::int64_t> &measured, std::int64_t fixed_units,
+                     Definition definition, const std::vector<std::int64_t> &cap) {
   Segment seg;
   seg.units.assign(patterns.size(), 1);
   std::vector<std::pair<std::int64_t, std::int64_t>> l_and_reps;
@@ -74,6 +95,23 @@ Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pat
     if (p.U > 0) {
       if (fixed_units > 0) {
         seg.units[i] = fixed_units;
+      } else if (definition == Definition::Original) {
+        // b_eff_io 2.1: the type 0 pattern with the same l (pattern 2, l = 1 MB with L = 2 MB,
+        // has no counterpart), 10 x the type 1 one, the type 2 one.
+        SegmentInputs in;
+        for (const auto &q : table) {
+          if (q.type > 2 || q.chunk != p.chunk || q.U <= 0 || q.number == 2 ||
+              !measured.count(q.number))
+            continue;
+          const std::int64_t calls = measured.at(q.number);
+          if (q.type == 0)
+            in.type0_chunks = calls * (q.L / q.l);
+          else if (q.type == 1)
+            in.type1_calls = calls;
+          else
+            in.type2_calls = calls;
+        }
+        seg.units[i] = original_segment_repetitions(in);
       } else {
         std::vector<ChunkMeasurement> ms;
         for (const auto &q : table)
@@ -81,6 +119,8 @@ Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pat
             ms.push_back({measured.at(q.number) * (q.L / q.l), q.U});
         seg.units[i] = segment_repetitions(p.U, ms);
       }
+      if (i < cap.size() && cap[i] > 0)
+        seg.units[i] = std::min(seg.units[i], cap[i]);
     }
     l_and_reps.emplace_back(p.l, seg.units[i]);
   }

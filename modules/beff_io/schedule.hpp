@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,12 @@ namespace pio::beff {
 
 /// Scheduled time of one pattern's loop: T/3 * U/ΣU (§5.1, §5.4).
 double pattern_budget(double scheduled_time, int units, int sum_units);
+/// b_eff_io 2.1's scheduled time of a time-driven write loop: T_n * U / U_sum with
+/// T_n = T / partitions (T is shared by the partitions) and U_sum the time units of all three
+/// access methods (150 for the full Table 2: 64 write + 22 rewrite of type 0 + 64 read; 192 when
+/// every type is rewritten). Rewrite and read repeat the write's calls, so their units only
+/// shrink the write's share.
+double original_budget(double scheduled_time, int partitions, int units, int sum_units);
 /// Smallest share of its scheduled time a pattern keeps when earlier patterns overran.
 inline constexpr double kMinimumBudgetShare = 0.25;
 /// The running schedule: a time-driven loop scheduled for `nominal` seconds gets what is left
@@ -56,6 +63,17 @@ struct ChunkMeasurement {
 /// segmented write is expected to take its U share at the average speed of types 0-2), then
 /// inverted. At least 1; 1 when nothing was measured.
 std::int64_t segment_repetitions(int units, const std::vector<ChunkMeasurement> &measured);
+/// What the initial write of types 0-2 did with the chunk size of one type 3/4 pattern, as
+/// b_eff_io 2.1 reads it (absent when that type or pattern was not run).
+struct SegmentInputs {
+  std::optional<std::int64_t> type0_chunks; ///< calls * L/l of the type 0 pattern (not 2)
+  std::optional<std::int64_t> type1_calls;  ///< calls of the type 1 pattern
+  std::optional<std::int64_t> type2_calls;  ///< calls of the type 2 pattern
+};
+/// Repetition factor of a type 3/4 pattern by b_eff_io 2.1: min(r0 * L/l, 10 * r1, r2) over
+/// the types present; at least 1, and 1 when none was run.
+std::int64_t original_segment_repetitions(const SegmentInputs &in);
+
 /// LSEG: sum of l * repetitions over the segment's patterns, rounded up to 1 MB (§5.4); at
 /// least 1 MB.
 std::int64_t segment_size(const std::vector<std::pair<std::int64_t, std::int64_t>> &l_and_reps);
@@ -70,9 +88,12 @@ struct Segment {
 
 /// Sizes a type 3/4 segment (§5.1, §5.4): each pattern with U > 0 repeats as often as types 0-2
 /// wrote chunks of the same l in the partition's initial write (`measured`: Table 2 number ->
-/// units written, patterns of types 0-2 only; `table` gives their l, L and U), or `fixed_units`
-/// times when that is set; U = 0 patterns run once, the fill pattern fills the rest of LSEG.
+/// units written, patterns of types 0-2 only; `table` gives their l, L and U), combined by
+/// `definition` (Original: original_segment_repetitions; Paper: segment_repetitions), or
+/// `fixed_units` times when that is set, never more than `cap` (per pattern; 0 = no cap);
+/// U = 0 patterns run once, the fill pattern fills the rest of LSEG.
 Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pattern> &table,
-                     const std::map<int, std::int64_t> &measured, std::int64_t fixed_units);
+                     const std::map<int, std::int64_t> &measured, std::int64_t fixed_units,
+                     Definition definition, const std::vector<std::int64_t> &cap);
 
 } // namespace pio::beff

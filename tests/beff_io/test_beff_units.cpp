@@ -3,8 +3,10 @@
 // directives and the figure computed from typed results built here by hand.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,7 +107,8 @@ TEST_CASE("type 3/4 segments repeat each chunk as types 0-2 did, rounded up to 1
   // Types 0-2 wrote 1K chunks: pattern 5 (type 0, L = 1M: 1024 chunks per unit) 2 units,
   // pattern 21 (type 2) 1000 units. Time per chunk: 2/2048 and 1/1000 -> mean 0.000988 ->
   // 1 / 0.000988 = 1011.9 -> 1012 repetitions of 1K. MPART: nothing measured -> 1.
-  const auto seg = beff::size_segment(pats, table, {{5, 2}, {21, 1000}}, 0);
+  const auto seg =
+      beff::size_segment(pats, table, {{5, 2}, {21, 1000}}, 0, beff::Definition::Paper, {});
   REQUIRE(seg.units.size() == 3);
   CHECK(seg.units[0] == 1);
   CHECK(seg.units[1] == 1012);
@@ -113,7 +116,7 @@ TEST_CASE("type 3/4 segments repeat each chunk as types 0-2 did, rounded up to 1
   CHECK(seg.used == 2 * M + 1012 * K);
   CHECK(seg.size == 3 * M);
   // FixedUnits: every pattern with U > 0 runs that many units.
-  const auto fixed = beff::size_segment(pats, table, {}, 3);
+  const auto fixed = beff::size_segment(pats, table, {}, 3, beff::Definition::Paper, {});
   CHECK(fixed.units == std::vector<std::int64_t>{3, 3, 1});
   CHECK(fixed.size == 7 * M);
 }
@@ -207,6 +210,9 @@ beff::PlanInput plan_input() {
   in.processes_per_node = {{1, 1}, {4, 4}};
   in.max_file_size = 0;
   in.positioning = "shared file pointers";
+  in.definition = beff::Definition::Paper; // these tests check the paper definition's plan
+  in.rewrite_all = true;
+  in.repeat_exactly = false;
   return in;
 }
 
@@ -274,10 +280,16 @@ TEST_CASE("plan: patterns, phases, budgets T/3*U/sumU and the MaxFileSize cap", 
   CHECK(w0.spec.phases[2].time_budget_s == Approx(30.0 * 4 / 11));
   CHECK(w0.phases[2].nominal == Approx(30.0 * 4 / 11));
   CHECK(w0.spec.phases[4].time_budget_s == Approx(30.0 * 2 / 11));
-  // The cap: the pattern's U share of MaxFileSize over all ranks' bytes per unit:
-  // 64M / 11 * 4 / (4 * 2M) = 2 units; pattern 5: 64M / 11 * 2 / (4 * 1M) = 2.
-  CHECK(w0.spec.phases[2].max_work_units == 64 * M / 11 * 4 / (4 * 2 * M));
-  CHECK(w0.spec.phases[4].max_work_units == 64 * M / 11 * 2 / (4 * M));
+  // The cap (file_cap): reserved are one unit of every pattern on 4 ranks: 0 (4 x 1M), 1
+  // (4 x 2M), 5 (4 x 1M), 18 (4 x 2M), 21 (4 x 1K), 26 (4 x 2M), 33 (fill: 0) and 4 x 1 MB
+  // for the rounding of type 3's segment = 36M + 4K; the other 28M - 4K go by U (sum 11):
+  // pattern 1: 1 + floor((28M - 4K) * 4 / 11 / 8M) = 2; pattern 5: 1 + floor(.. * 2 / 11 / 4M)
+  // = 2.
+  const double extra = 28.0 * M - 4 * K;
+  CHECK(w0.spec.phases[2].max_work_units ==
+        1 + static_cast<std::int64_t>(extra * 4 / 11 / (8 * M)));
+  CHECK(w0.spec.phases[2].max_work_units == 2);
+  CHECK(w0.spec.phases[4].max_work_units == 2);
   // Type 3 is size-driven: no budgets.
   const auto &w3 = plan.tests[2];
   CHECK(w3.type == 3);
@@ -426,6 +438,7 @@ TEST_CASE("figure: bytes over open-to-close time per method, weights, maximum ov
   fake.add_partition(2, 20, 10, 0.5);
   fake.add_partition(1, 1, 1, 0.0);
   beff::FigureFacts facts;
+  facts.definition = beff::Definition::Paper;
   facts.scheduled_time_s = 60;
   facts.wall_time_s = {{2, 63.0}}; // partition 2 took 63 s of wall time (T = 60 s: +5 %)
   facts.positioning_type1 = "individual file pointers (fallback: ...)";
@@ -484,7 +497,8 @@ TEST_CASE("figure: bytes over open-to-close time per method, weights, maximum ov
   CHECK(value(fig, "processes") == 2);
   CHECK(value(fig, "b_eff_io") == Approx(value(fig, "P2 b_eff_io")));
   CHECK(value(fig, "meets_rule") == 0);
-  CHECK(has_note(fig, "does not meet the paper's rule: scheduled time T = 60.0 s is below 15 min"));
+  CHECK(has_note(fig, "does not meet the paper's rule: scheduled time 60.0 s per partition is "
+                      "below 15 min"));
   CHECK(has_note(fig, "pattern type 1 positioning: individual file pointers (fallback"));
   // Rounds: one unit each, so every rewrite and read went through the write's unit once.
   const auto &pats = table(fig, "patterns");
@@ -498,6 +512,7 @@ TEST_CASE("figure: T of 15 min with every pattern meets the rule; a failed type 
   FakeModule fake;
   fake.add_partition(4, 10, 10, 0);
   beff::FigureFacts facts;
+  facts.definition = beff::Definition::Paper;
   facts.scheduled_time_s = 900;
   auto fig = beff::make_figure(fake.tests, facts, fake.mod);
   CHECK(value(fig, "meets_rule") == 1);
@@ -539,4 +554,156 @@ TEST_CASE("figure: rounds of a rewrite and read that cycled through the write's 
   CHECK(rounds["write"] == Approx(1.0));
   CHECK(rounds["rewrite"] == Approx(2.5));
   CHECK(rounds["read"] == Approx(3.5));
+}
+
+// ------------------------------------------------------------------------------------------
+// Definition original (b_eff_io 2.1): time units, segment sizes, the figure, the file cap.
+
+TEST_CASE("original: T is shared by partitions and cut into 150 time units (192 rewriting all)",
+          "[beff][original]") {
+  const auto table = beff::table2(2 * M);
+  CHECK(beff::schedule_units(beff::Definition::Original, table, {0}) == 64 + 22 + 64);
+  CHECK(beff::schedule_units(beff::Definition::Original, table, {0, 1, 2, 3, 4}) == 192);
+  CHECK(beff::schedule_units(beff::Definition::Paper, table, {0, 1, 2, 3, 4}) == 64);
+  CHECK(beff::original_budget(300, 2, 4, 150) == Approx(4.0));
+
+  beff::PlanInput in;
+  in.processes = 4;
+  in.scheduled_time = 300;
+  in.partitions = {2, 4};
+  in.node_memory = 1024 * M;
+  in.processes_per_node = {{2, 2}, {4, 4}};
+  const auto plan = beff::make_plan(in); // the defaults are the original's
+  CHECK(plan.definition == beff::Definition::Original);
+  CHECK(plan.rewritten_types == std::set<int>{0});
+  CHECK_FALSE(plan.catch_up);
+  // Per partition: 5 writes, the rewrite of type 0, 5 reads.
+  REQUIRE(plan.tests.size() == 22);
+  const std::vector<std::string> first = {"P2 type 0 write", "P2 type 1 write", "P2 type 2 write",
+                                          "P2 type 3 write", "P2 type 4 write", "P2 type 0 rewrite",
+                                          "P2 type 0 read",  "P2 type 1 read",  "P2 type 2 read",
+                                          "P2 type 3 read",  "P2 type 4 read"};
+  for (size_t i = 0; i < first.size(); ++i)
+    CHECK(plan.tests[i].spec.label == first[i]);
+  // T_n = 300 / 2 partitions = 150 s; pattern 1 (U 4) writes 150 * 4 / 150 = 4 s, pattern 4
+  // (U 2) 2 s; rewrite and read repeat the write's calls (no budget).
+  const auto &w0 = plan.tests[0];
+  CHECK(w0.schedule_units == 150);
+  CHECK(w0.partition_time == Approx(150.0));
+  CHECK(w0.spec.phases[2].label == "write 1 MPART");
+  CHECK(w0.spec.phases[2].time_budget_s == Approx(4.0));
+  CHECK(w0.spec.phases[8].label == "write 4 32K");
+  CHECK(w0.spec.phases[8].time_budget_s == Approx(2.0));
+  for (const auto &ph : plan.tests[5].spec.phases)
+    CHECK(ph.time_budget_s == 0);
+  for (const auto &ph : plan.tests[6].spec.phases)
+    CHECK(ph.time_budget_s == 0);
+  // Type 3 and 4 stay size-driven.
+  for (const auto &ph : plan.tests[3].spec.phases)
+    CHECK(ph.time_budget_s == 0);
+  CHECK(w0.spec.params.at("definition") == "original");
+  CHECK(w0.spec.params.at("rewrite_types") == "0");
+  // RewriteTypes all: a rewrite per type and 192 units.
+  in.rewrite_all = true;
+  const auto all = beff::make_plan(in);
+  CHECK(all.tests.size() == 30);
+  CHECK(all.tests[0].schedule_units == 192);
+}
+
+TEST_CASE("original: segments of types 3 and 4 repeat min(r0 L/l, 10 r1, r2)", "[beff][original]") {
+  beff::SegmentInputs in;
+  CHECK(beff::original_segment_repetitions(in) == 1);
+  in.type0_chunks = 2048;
+  in.type1_calls = 100;
+  in.type2_calls = 1500;
+  CHECK(beff::original_segment_repetitions(in) == 1000); // 10 x 100
+  in.type2_calls = 700;
+  CHECK(beff::original_segment_repetitions(in) == 700);
+  in.type1_calls.reset();
+  in.type2_calls.reset();
+  CHECK(beff::original_segment_repetitions(in) == 2048);
+
+  const auto table = beff::table2(2 * M);
+  // Type 3: 25 (1M, U 0), 26 (MPART), 27 (1M), 29 (1K), 33 (fill).
+  const std::vector<beff::Pattern> pats = {table[25], table[26], table[27], table[29], table[33]};
+  const std::map<int, std::int64_t> measured = {
+      {1, 3},   {10, 1},   {18, 5},            // MPART: min(3, 10, 5) = 3
+      {2, 100}, {3, 7},    {11, 1},   {19, 9}, // 1M: pattern 2 (L = 2 MB) does not count: 7
+      {5, 2},   {13, 100}, {21, 1500}};        // 1K: min(2 x 1024, 1000, 1500) = 1000
+  const auto seg = beff::size_segment(pats, table, measured, 0, beff::Definition::Original, {});
+  CHECK(seg.units == std::vector<std::int64_t>{1, 3, 7, 1000, 1});
+  const std::int64_t used = M + 3 * 2 * M + 7 * M + 1000 * K;
+  CHECK(seg.used == used);
+  CHECK(seg.size == (used + M - 1) / M * M); // LSEG rounded up to 1 MB
+  // The MaxFileSize share caps each pattern's repetitions.
+  const auto capped =
+      beff::size_segment(pats, table, measured, 0, beff::Definition::Original, {0, 2, 0, 500, 0});
+  CHECK(capped.units == std::vector<std::int64_t>{1, 2, 7, 500, 1});
+}
+
+TEST_CASE("original: the figure is sqrt((w0..w4 + rw0) / 6 x (2 r0 + r1..r4) / 6) in MB/s of "
+          "wall time",
+          "[beff][original][figure]") {
+  FakeModule fake;
+  fake.add_partition(2, 20, 10, 0.5);
+  // Wall time counts (b_eff_io 2.1 reads the clock around the loop): type 0's write loop took
+  // 1.5 s of timed units but 2.5 s of wall time.
+  fake.mod.tests[0].reps[0].phases[0].elapsed_time_s = 2.5;
+  beff::FigureFacts facts; // Definition original by default
+  facts.scheduled_time_s = 60;
+  const auto fig = beff::make_figure(fake.tests, facts, fake.mod);
+  const double mb = 1.048576; // MiB in MB
+  // write: type 0 20 MiB / (0.5 + 2.5) s, type 1 10 / 2.5, types 2-4 10 / 2
+  const double w[5] = {20.0 / 3.0, 4.0, 5.0, 5.0, 5.0};
+  const double rw0 = 20.0 / 2.5;
+  const double r[5] = {20.0, 10.0, 10.0, 10.0, 10.0};
+  const double write_rewrite = (w[0] + w[1] + w[2] + w[3] + w[4] + rw0) / 6;
+  const double read = (2 * r[0] + r[1] + r[2] + r[3] + r[4]) / 6;
+  CHECK(fig.values[0].unit == "MB/s");
+  CHECK(value(fig, "P2 b_eff_io(write+rewrite type 0)") == Approx(write_rewrite * mb));
+  CHECK(value(fig, "P2 b_eff_io(read)") == Approx(read * mb));
+  CHECK(value(fig, "P2 b_eff_io") == Approx(std::sqrt(write_rewrite * read) * mb));
+  CHECK(value(fig, "b_eff_io") == Approx(std::sqrt(write_rewrite * read) * mb));
+  CHECK(value(fig, "P2 b_eff_io by original formula") == Approx(value(fig, "P2 b_eff_io")));
+  const double write = (2 * w[0] + w[1] + w[2] + w[3] + w[4]) / 6;
+  const double rewrite = (2 * rw0 + 4 * 4.0) / 6; // the fake rewrote every type
+  CHECK(value(fig, "P2 b_eff_io by paper formula") ==
+        Approx((0.25 * write + 0.25 * rewrite + 0.5 * read) * mb));
+  CHECK(value(fig, "definition_original") == 1);
+  const auto &types = table(fig, "types");
+  REQUIRE(types.columns.back() == "MB/s");
+  CHECK(has_note(fig, "definition original (b_eff_io 2.1"));
+  // b_eff_io 2.1's criterion 1: T_n >= 30 min per partition.
+  CHECK(has_note(fig, "scheduled time 60.0 s per partition is below 30 min"));
+  facts.scheduled_time_s = 3600;
+  facts.partitions = 2;
+  CHECK(value(beff::make_figure(fake.tests, facts, fake.mod), "meets_rule") == 1);
+  facts.partitions = 3;
+  CHECK(value(beff::make_figure(fake.tests, facts, fake.mod), "meets_rule") == 0);
+}
+
+TEST_CASE("MaxFileSize: all files of a partition fit, every pattern gets at least one call",
+          "[beff][cap]") {
+  const auto table = beff::table2(8 * M);
+  for (int procs : {1, 2, 4})
+    for (std::int64_t cap_bytes : {std::int64_t(300) * M, std::int64_t(1) << 30}) {
+      const auto cap = beff::file_cap(table, procs, cap_bytes);
+      // The largest file image the caps allow: every U > 0 pattern at its most units, the
+      // U = 0 ones once, each type 3/4 segment rounded up by at most 1 MB per rank.
+      std::int64_t most = 2 * procs * M;
+      for (const auto &p : table) {
+        if (p.fill)
+          continue;
+        const std::int64_t units = p.U > 0 ? cap.max_units.at(p.number) : 1;
+        CHECK(units >= 1);
+        most += units * beff::unit_bytes_all(p, procs);
+      }
+      INFO(procs << " processes, cap " << cap_bytes);
+      CHECK(most <= cap_bytes);
+    }
+  // Below one call of every pattern: an error before any I/O, naming what is needed.
+  CHECK_THROWS_AS(beff::file_cap(table, 4, 64 * M), pio::Error);
+  auto in = plan_input();
+  in.max_file_size = 64 * M;
+  CHECK_THROWS_AS(beff::make_plan(in), pio::Error);
 }
