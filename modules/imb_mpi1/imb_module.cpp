@@ -17,6 +17,7 @@ ImbModule::~ImbModule() = default;
 
 std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx) {
   cfg_ = read_config(ctx.settings);
+  kernel_->configure(ctx.settings, cfg_);
   verify_ = ctx.verify;
   world_rank_ = ctx.rank;
   const Traits &t = kernel_->traits();
@@ -64,6 +65,8 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
                   {"n_sample_max", std::to_string(n)},
                   {"datatype", t.reduction ? "MPI_FLOAT" : "MPI_BYTE"},
                   {"mbytes_unit", cfg_.mbytes_unit}};
+      for (const auto &[k, v] : kernel_->params())
+        s.params[k] = v;
       if (t.rooted)
         s.params["root_shift"] = cfg_.root_shift ? "on" : "off";
       if (cfg_.multi)
@@ -81,8 +84,7 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
 
 double ImbModule::run_ops(std::int64_t count) {
   const double start = MPI_Wtime();
-  for (std::int64_t i = 0; i < count; ++i)
-    kernel_->run(op_, i);
+  kernel_->sample(op_, count);
   return MPI_Wtime() - start;
 }
 
@@ -121,6 +123,7 @@ void ImbModule::describe_test(pio::TestContext &test) {
   buf_.recv = Region(len.recv, cache_layout(len.recv, cfg_.cache_size, cfg_.cache_line, n));
   buf_.send.fill(op_.rank, t.reduction);
   op_.buf = &buf_;
+  op_.n_max = n;
   kernel_->prepare(op_);
   // A new table (process count) starts the run-time limit's monotone sequence afresh.
   if (op_.np != last_np_)
@@ -139,8 +142,7 @@ void ImbModule::describe_test(pio::TestContext &test) {
 }
 
 std::int64_t ImbModule::work_unit(pio::UnitContext &) {
-  for (std::int64_t i = 0; i < n_; ++i)
-    kernel_->run(op_, i);
+  kernel_->sample(op_, n_);
   return n_ * kernel_->bytes_sent(op_);
 }
 
@@ -156,6 +158,8 @@ void ImbModule::after_work_unit(pio::UnitContext &) {
 }
 
 void ImbModule::cleanup_test(pio::TestContext &) {
+  if (op_.buf)
+    kernel_->release(op_);
   if (mapped_ != MPI_COMM_NULL)
     MPI_Comm_free(&mapped_);
   buf_ = Buffers{};

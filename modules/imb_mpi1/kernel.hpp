@@ -6,11 +6,13 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "buffers.hpp"
+#include "settings.hpp"
 
 namespace imb {
 
@@ -47,6 +49,7 @@ struct Op {
   bool rotate_root = true;       ///< root = i % np (§3.3.4), else always 0
   bool split_scatter = true;     ///< Reduce_scatter splits L over the ranks (§3.3.4.2)
   Buffers *buf = nullptr;        ///< this rank's buffers
+  std::int64_t n_max = 1;        ///< most operations in one sample (n_sample before the time cut)
   /// The root of operation i.
   int root(std::int64_t i) const { return rotate_root ? static_cast<int>(i % np) : 0; }
   /// X in elements of the kernel's datatype.
@@ -61,10 +64,23 @@ public:
   virtual const Traits &traits() const = 0;
   /// Buffer lengths for X bytes on np processes (IMB_mem_manager's s_len / r_len).
   virtual Lengths lengths(std::int64_t x, int /*np*/) const { return {x, x}; }
-  /// Builds counts and displacements (untimed, once per test).
+  /// Reads the kernel's own directives (IMB-EXT's Mode) and adjusts the block's settings
+  /// (non-aggregate mode: n_sample from MSGS_NONAGGR). Once, in init_module.
+  virtual void configure(const pio::Settings &, Config &) {}
+  /// Parameters the kernel adds to every test's params (e.g. its mode).
+  virtual std::map<std::string, std::string> params() const { return {}; }
+  /// Builds counts and displacements, windows (untimed, once per test).
   virtual void prepare(const Op &) {}
+  /// Frees what prepare built (untimed, once per test, collective over op.comm).
+  virtual void release(const Op &) {}
   /// Operation i of a sample: the measured pattern, nothing else.
   virtual void run(const Op &op, std::int64_t i) = 0;
+  /// One sample of n operations (IMB 3.2 User Guide §5.2.8): operations 0 .. n-1, and for
+  /// IMB-EXT's aggregate mode the completion after all of them (§4.2.2.2, Figure 5).
+  virtual void sample(const Op &op, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i)
+      run(op, i);
+  }
   /// After operation i: "" when this rank's buffers hold what the pattern delivers, else what
   /// differs.
   virtual std::string check(const Op &op, std::int64_t i) const = 0;

@@ -96,8 +96,11 @@ Config read_config(const pio::Settings &s) {
                        "give MinMsgLog <= MaxMsgLog");
     c.lengths = log_lengths(static_cast<int>(lo), static_cast<int>(hi));
   }
-  c.np_min = static_cast<int>(s.integer("NpMin"));
-  const std::string multi = s.text("Multi");
+  // The methodology directives below are optional so that a family declaring only some of them
+  // (IMB-IO has no warm-up, off_cache or roots) keeps the defaults of Config.
+  if (s.has("NpMin"))
+    c.np_min = static_cast<int>(s.integer("NpMin"));
+  const std::string multi = s.has("Multi") ? s.text("Multi") : "off";
   c.multi = multi != "off";
   c.outflag = multi == "1" ? 1 : 0;
   const std::string map = s.has("Map") ? s.text("Map") : "";
@@ -109,14 +112,20 @@ Config read_config(const pio::Settings &s) {
   }
   c.msgs_per_sample = s.integer("MsgsPerSample");
   c.overall_vol = s.size("OverallVolume");
-  c.time_limit = s.real("TimeLimit");
-  c.warm_up = s.flag("WarmUp");
-  const double cache_mib = s.real("OffCache");
+  if (s.has("TimeLimit"))
+    c.time_limit = s.real("TimeLimit");
+  if (s.has("WarmUp"))
+    c.warm_up = s.flag("WarmUp");
+  const double cache_mib = s.has("OffCache") ? s.real("OffCache") : 0;
   c.cache_size = static_cast<std::int64_t>((cache_mib < 0 ? 8.0 : cache_mib) * 1048576.0);
-  c.cache_line = s.size("CacheLineSize");
-  c.root_shift = s.flag("RootShift");
-  c.split_scatter = s.text("ReduceScatter") == "split";
-  c.mbytes_unit = s.text("MbytesUnit");
+  if (s.has("CacheLineSize"))
+    c.cache_line = s.size("CacheLineSize");
+  if (s.has("RootShift"))
+    c.root_shift = s.flag("RootShift");
+  if (s.has("ReduceScatter"))
+    c.split_scatter = s.text("ReduceScatter") == "split";
+  if (s.has("MbytesUnit"))
+    c.mbytes_unit = s.text("MbytesUnit");
   return c;
 }
 

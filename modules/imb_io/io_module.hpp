@@ -1,0 +1,79 @@
+#pragma once
+/// One IMB-IO benchmark as a pio module (IMB 3.2 User Guide §4.2.4, §4.2.5, §5): the harness
+/// opens the file (§5.2.3.2: common file on the active processes, a private one per process for
+/// _priv), the module sets the view (§5.2.3.4), and a work unit is one sample of n_sample
+/// elementary transfers with the Write benchmarks' completion (§4.2.2.2).
+
+#include <map>
+#include <vector>
+
+#include "cpu_exploit.hpp"
+#include "layout.hpp"
+#include "pio/module.hpp"
+#include "pio/mpi_handles.hpp"
+#include "settings.hpp"
+
+namespace imb::io {
+
+/// Aggregate: M = n_sample writes, then the completion; non-aggregate: M = 1 (§4.2.2.2.2).
+enum class Mode { Aggregate, NonAggregate };
+
+/// The directives of the IMB-IO family (settings_io.h standard values, §5.2.1).
+std::vector<pio::DirectiveSpec> directives(const Benchmark &b);
+
+/// The module running one Benchmark.
+class IoModule : public pio::Module {
+public:
+  /// Runs `b`.
+  explicit IoModule(Benchmark b) : b_(std::move(b)) {}
+  std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override;
+  void describe_test(pio::TestContext &test) override;
+  void before_work_unit(pio::UnitContext &unit) override;
+  std::int64_t work_unit(pio::UnitContext &unit) override;
+  void after_work_unit(pio::UnitContext &unit) override;
+  void cleanup_test(pio::TestContext &test) override;
+  std::optional<pio::Figure> figure(const pio::ModuleResult &results) override;
+
+  /// This rank's portion of X in the current test.
+  const Portion &portion() const { return portion_; }
+  /// The current test's t_pure and t_CPU per transfer in seconds (non-blocking benchmarks).
+  std::pair<double, double> pure_and_cpu(int test_index) const;
+
+private:
+  /// Elementary transfer j (§5.2.8: the pure MPI_File_write_XX / read_XX call).
+  void transfer(std::int64_t j);
+  /// Starts non-blocking transfer j into req (split collectives: begin only).
+  void start(std::int64_t j, MPI_Request *req);
+  /// Assures completion of writes: MPI_File_sync / MPI_Barrier / MPI_File_sync (§4.2.2.2.1).
+  void complete();
+  /// One blocking sample of n transfers.
+  void blocking_sample();
+  /// One non-blocking sample of n transfers, overlapped with the CPU exploit (§4.2.5).
+  void overlapped_sample();
+  /// Writes the data every read transfer finds (untimed).
+  void fill_file();
+  /// Moves the file pointers back to the start (untimed).
+  void rewind();
+
+  Benchmark b_;
+  Config cfg_;
+  Mode mode_ = Mode::Aggregate;
+  double target_cpu_s_ = 0.01;
+  bool verify_ = false;
+  MPI_Comm comm_ = MPI_COMM_NULL; ///< the active processes of the test
+  int rank_ = 0, np_ = 1;
+  MPI_File fh_ = MPI_FILE_NULL;
+  std::int64_t x_ = 0, n_ = 1;
+  Portion portion_;
+  std::vector<char> buf_;
+  pio::Datatype view_;
+  CpuExploit cpu_;
+  double t_cpu_ = 0;
+  std::map<int, std::pair<double, double>> pure_cpu_; ///< per test (root)
+  std::vector<MPI_Request> reqs_;
+  int test_index_ = 0;
+  std::string own_path_;                     ///< Open_Close: the file it opens itself
+  std::map<std::string, std::string> hints_; ///< Open_Close: the block's hints
+};
+
+} // namespace imb::io

@@ -1,0 +1,161 @@
+// The IMB-IO family through the harness (IMB 3.2 User Guide §4.2.4, §4.2.5): after every write
+// benchmark the file holds, byte for byte, what each rank wrote where the guide's layout puts it
+// (individual pointer with the tiled view, explicit offsets, shared pointer in rank order for
+// C_ and in any order for P_, a private file per rank); every read verified; the sample counts
+// of aggregate and non-aggregate mode; Open_Close leaves no file behind.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "layout.hpp"
+#include "mpi_test.hpp"
+
+using namespace imb::io;
+using pio::test::all_ranks;
+using pio::test::on_root;
+
+namespace {
+
+const std::int64_t kX = 1000;
+
+std::string block(const std::string &name, const std::string &file, const std::string &extra) {
+  return "<ap_module>\nModuleName \"" + name + "\"\nTestFile " + file + "\nMsgLengths " +
+         std::to_string(kX) + "\nNpMin " + std::to_string(pio::test::size()) +
+         "\nMsgsPerSample 3\nMsgsNonAggr 2\n" + extra + "</ap_module>\n";
+}
+
+/// "" if `bytes` is the common file of n transfers of X laid out for `b` on np ranks.
+std::string common_file_ok(const Benchmark &b, const std::vector<std::uint8_t> &bytes, int np,
+                           std::int64_t n) {
+  if (static_cast<std::int64_t>(bytes.size()) != n * kX)
+    return "size " + std::to_string(bytes.size()) + ", expected " + std::to_string(n * kX);
+  if (b.pos == Positioning::Shared && b.cls == Class::Parallel) {
+    // Any order of the n np blocks: parse them greedily, each rank's n times.
+    std::vector<int> left(static_cast<size_t>(np), static_cast<int>(n));
+    std::int64_t at = 0;
+    while (at < n * kX) {
+      bool found = false;
+      for (int r = 0; r < np && !found; ++r) {
+        const Portion p = rank_portion(r, np, kX);
+        if (left[static_cast<size_t>(r)] == 0 || p.length == 0 || at + p.length > n * kX)
+          continue;
+        bool same = true;
+        for (std::int64_t k = 0; k < p.length && same; ++k)
+          same = static_cast<char>(bytes[static_cast<size_t>(at + k)]) == data_byte(r, k);
+        if (same) {
+          --left[static_cast<size_t>(r)];
+          at += p.length;
+          found = true;
+        }
+      }
+      if (!found)
+        return "no rank's block at offset " + std::to_string(at);
+    }
+    return "";
+  }
+  const int writers = b.cls == Class::Single ? 1 : np;
+  for (int r = 0; r < writers; ++r) {
+    const Portion p = writers == 1 ? Portion{0, kX} : rank_portion(r, np, kX);
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t k = 0; k < p.length; ++k) {
+        const std::int64_t o = file_offset(b.pos, p, kX, j) + k;
+        if (static_cast<char>(bytes[static_cast<size_t>(o)]) != data_byte(r, k))
+          return "byte " + std::to_string(o) + " (rank " + std::to_string(r) + ", transfer " +
+                 std::to_string(j) + ") differs";
+      }
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("every write benchmark leaves the guide's layout in the file, byte for byte",
+          "[imb_io]") {
+  pio::test::TempDir dir;
+  const int np = pio::test::size();
+  std::string conf;
+  std::vector<std::pair<Benchmark, std::string>> writes; // benchmark, mode
+  for (const auto &b : benchmarks()) {
+    if (b.action != Action::Write)
+      continue;
+    for (const std::string mode : {"aggregate", "non-aggregate"}) {
+      if (b.nonblocking && mode != "aggregate")
+        continue;
+      const std::string file = dir.file(b.name + "." + mode);
+      const std::string extra = b.nonblocking ? "TargetCpuSecs 0.0005\n" : "Mode " + mode + "\n";
+      conf += block(b.name, file, extra);
+      writes.push_back({b, mode});
+    }
+  }
+  const auto ran = pio::test::run_config(dir, "writes", conf, /*keep_files=*/true);
+  INFO(ran.err);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  // Every rank checks its private files; rank 0 the common ones.
+  bool ok = true;
+  for (const auto &[b, mode] : writes) {
+    const std::int64_t n = mode == "aggregate" ? 3 : 2;
+    const std::string file = dir.file(b.name + "." + mode);
+    std::string e;
+    if (b.pos == Positioning::Priv) {
+      const auto bytes = pio::test::read_bytes(file + "." + std::to_string(pio::test::rank()));
+      const Portion p = rank_portion(pio::test::rank(), np, kX);
+      if (static_cast<std::int64_t>(bytes.size()) != n * p.length)
+        e = "private file size " + std::to_string(bytes.size());
+      for (std::int64_t j = 0; j < n && e.empty(); ++j)
+        for (std::int64_t k = 0; k < p.length && e.empty(); ++k)
+          if (static_cast<char>(bytes[static_cast<size_t>(j * p.length + k)]) !=
+              data_byte(pio::test::rank(), k))
+            e = "private byte " + std::to_string(j * p.length + k) + " differs";
+    } else if (pio::test::rank() == 0) {
+      e = common_file_ok(b, pio::test::read_bytes(file), b.cls == Class::Single ? 1 : np, n);
+    }
+    if (!e.empty()) {
+      UNSCOPED_INFO(b.name << " " << mode << " rank " << pio::test::rank() << ": " << e);
+      ok = false;
+    }
+  }
+  REQUIRE(all_ranks(ok));
+  REQUIRE(on_root([&] {
+    for (const auto &m : ran.run.modules) {
+      INFO(m.module << " " << m.label);
+      CHECK(!m.error);
+      REQUIRE(m.tests.size() == 1);
+      const auto &t = m.tests[0];
+      CHECK(!t.error);
+      const bool nonaggr = t.params.count("mode") && t.params.at("mode") == "non-aggregate";
+      CHECK(t.comm->ops_per_unit == (nonaggr ? 2 : 3));
+      if (m.module.find("_iwrite") != std::string::npos) {
+        REQUIRE(m.figure);
+        REQUIRE(m.figure->tables.size() == 1);
+        CHECK(m.figure->tables[0].rows.size() == 1);
+      }
+    }
+    return true;
+  }));
+}
+
+TEST_CASE("every read benchmark returns the file's data", "[imb_io]") {
+  pio::test::TempDir dir;
+  std::string conf = "Verify on\n";
+  for (const auto &b : benchmarks())
+    if (b.action == Action::Read)
+      conf += block(b.name, dir.file(b.name), b.nonblocking ? "TargetCpuSecs 0.0005\n" : "");
+  conf += block("Open_Close", dir.file("oc"), "");
+  const auto ran = pio::test::run_config(dir, "reads", conf);
+  INFO(ran.err);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(all_ranks(!pio::test::exists(dir.file("oc.open_close"))));
+  REQUIRE(on_root([&] {
+    for (const auto &m : ran.run.modules) {
+      INFO(m.module);
+      CHECK(!m.error);
+      for (const auto &t : m.tests)
+        CHECK(!t.error);
+    }
+    CHECK(ran.out.find("# Benchmarking P_Read_shared") != std::string::npos);
+    CHECK(ran.out.find("# Benchmarking Open_Close") != std::string::npos);
+    return true;
+  }));
+}
