@@ -1,0 +1,123 @@
+// Sweeps, labels and hint sizes in the config: expansion order, what each expanded block
+// carries, and every error with file:line before any module is loaded.
+#include <catch2/catch.hpp>
+
+#include "config.hpp"
+#include "mpi_test.hpp"
+#include "sweep.hpp"
+
+using Catch::Matchers::Contains;
+using pio::harness::ConfigError;
+using pio::harness::parse_config;
+
+namespace {
+std::string conf(const pio::test::TempDir &dir, const std::string &name, const std::string &text) {
+  pio::test::write_text(dir.file(name), text);
+  return dir.file(name);
+}
+
+std::string error_of(const std::string &path) {
+  try {
+    parse_config(path);
+  } catch (const ConfigError &e) {
+    return std::string(e.what()) + " | " + e.hint();
+  }
+  FAIL("expected a ConfigError for " << path);
+  return {};
+}
+
+std::string block(const std::string &lines) {
+  return "<ap_module>\nModuleName simple_strided\n" + lines + "</ap_module>\n";
+}
+} // namespace
+
+TEST_CASE("hint values accept size suffixes", "[config][sweep]") {
+  CHECK(pio::harness::hint_value("16M") == "16777216");
+  CHECK(pio::harness::hint_value("4k") == "4096");
+  CHECK(pio::harness::hint_value("1048576") == "1048576");
+  CHECK(pio::harness::hint_value("enable") == "enable");
+  CHECK(pio::harness::hint_value("1e5") == "1e5");
+  CHECK(pio::harness::hint_value("") == "");
+  pio::test::TempDir dir;
+  const auto c = parse_config(
+      conf(dir, "h.conf", "Hint cb_buffer_size 16M\n" + block("Hint striping_unit 1M\n")));
+  CHECK(c.global.hints.at("cb_buffer_size") == "16777216");
+  CHECK(c.modules.at(0).hints.at("striping_unit") == "1048576");
+  CHECK(c.modules.at(0).hints.at("cb_buffer_size") == "16777216");
+}
+
+TEST_CASE("size ranges in a Sweep double from the first to the last", "[config][sweep]") {
+  using V = std::vector<std::string>;
+  CHECK(pio::harness::sweep_values({"4K..64K"}) == V{"4K", "8K", "16K", "32K", "64K"});
+  CHECK(pio::harness::sweep_values({"1", "3K..10K", "1M"}) == V{"1", "3K", "6K", "1M"});
+  CHECK(pio::harness::sweep_values({"1M..1M"}) == V{"1M"});
+  CHECK_THROWS_WITH(pio::harness::sweep_values({"64K..4K"}), Contains("empty"));
+  CHECK_THROWS_WITH(pio::harness::sweep_values({"0..4K"}), Contains("starts at 0"));
+  CHECK_THROWS_WITH(pio::harness::sweep_values({"4X..8K"}), Contains("4X..8K"));
+  CHECK_THROWS_WITH(pio::harness::sweep_values({}), Contains("without values"));
+}
+
+TEST_CASE("Sweep lines expand into the product, the first line varying slowest",
+          "[config][sweep]") {
+  pio::test::TempDir dir;
+  const auto c =
+      parse_config(conf(dir, "s.conf",
+                        "Collective on\n" + block("Label first\n") +
+                            block("Sweep Hint:cb_buffer_size 1M 4M 16M\nSweep Collective off on\n"
+                                  "Sweep BufferSizes 4K..8K\n") +
+                            block("Sweep SyncWrites on\n")));
+  REQUIRE(c.modules.size() == 1 + 3 * 2 * 2 + 1);
+  CHECK(c.modules[0].label == "first");
+  CHECK(c.modules[0].label_line == 4);
+  CHECK(c.modules[0].swept.empty());
+  const char *hints[] = {"1048576", "4194304", "16777216"};
+  for (int i = 0; i < 12; ++i) {
+    const auto &b = c.modules[1 + i];
+    const std::string size = i % 2 ? "8K" : "4K";
+    const std::string coll = (i / 2) % 2 ? "on" : "off";
+    const std::string hint = i / 4 == 0 ? "1M" : i / 4 == 1 ? "4M" : "16M";
+    CHECK(b.line == 6);
+    CHECK(b.hints.at("cb_buffer_size") == hints[i / 4]);
+    CHECK(b.collective == ((i / 2) % 2 == 1));
+    REQUIRE(b.swept.size() == 3);
+    CHECK(b.swept[0] == std::make_pair(std::string("Hint:cb_buffer_size"), hint));
+    CHECK(b.swept[1] == std::make_pair(std::string("Collective"), coll));
+    CHECK(b.swept[2] == std::make_pair(std::string("BufferSizes"), size));
+    REQUIRE(b.module_directives.size() == 1);
+    CHECK(b.module_directives[0].name == "BufferSizes");
+    CHECK(b.module_directives[0].args == std::vector<std::string>{size});
+    CHECK(b.module_directives[0].line == 10); // the Sweep line, where the module's spec checks it
+    CHECK(b.sweeps.empty());
+  }
+  CHECK(c.modules.back().sync_writes);
+  CHECK(c.modules.back().collective); // the global default where not swept
+}
+
+TEST_CASE("Sweep errors name file:line", "[config][sweep]") {
+  pio::test::TempDir dir;
+  auto err = [&](const std::string &name, const std::string &lines) {
+    return error_of(conf(dir, name, "TestFile t\n" + block(lines)));
+  };
+  CHECK_THAT(err("a.conf", "Sweep\n"), Contains("a.conf:4: Sweep takes one or more values"));
+  CHECK_THAT(err("b.conf", "Sweep BufferSizes\n"), Contains("b.conf:4: Sweep without values"));
+  CHECK_THAT(err("c.conf", "Sweep Collective on maybe\n"),
+             Contains("c.conf:4: Collective: 'maybe' is not on/off"));
+  CHECK_THAT(err("d.conf", "Sweep ModuleReps 1 2\n"),
+             Contains("d.conf:4: ModuleReps cannot be swept"));
+  CHECK_THAT(err("e.conf", "Sweep Hint: 1 2\n"),
+             Contains("e.conf:4: Sweep Hint: without a hint key"));
+  CHECK_THAT(
+      err("f.conf", "Sweep BufferSizes 1K 2K\nSweep buffersizes 4K\n"),
+      Contains("f.conf:5: buffersizes is swept twice (also at " + dir.file("f.conf") + ":4)"));
+  CHECK_THAT(err("g.conf", "BufferSizes 1K\nSweep BufferSizes 4K 8K\n"),
+             Contains("g.conf:5: BufferSizes is both set (at " + dir.file("g.conf") +
+                      ":4) and swept here"));
+  const std::string hints = " 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n";
+  CHECK_THAT(err("h.conf", "Sweep BufferSizes 1K..1M\nSweep Hint:a" + hints + "Sweep Hint:b" +
+                               hints + "Sweep Collective on off\n"),
+             Contains("h.conf:7: the Sweep lines of this block make more than 4096 blocks"));
+  CHECK_THAT(err("j.conf", "Sweep Hint:a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"),
+             Contains("j.conf:4: Sweep takes at most 14 values on one line"));
+  CHECK_THAT(error_of(conf(dir, "i.conf", "Sweep Collective on off\n")),
+             Contains("i.conf:1: Sweep belongs inside an <ap_module> block"));
+}

@@ -1,0 +1,96 @@
+// Sweeps and labels through the harness: a 2x2 sweep of simple_strided runs four blocks, in the
+// config's order then the Sweep lines' order, each with a distinct label carrying its settings,
+// its hints requested, and its data; duplicate labels stop the run before any I/O.
+#include <catch2/catch.hpp>
+
+#include "mpi_test.hpp"
+
+using Catch::Matchers::Contains;
+using pio::test::on_root;
+
+TEST_CASE("a 2x2 sweep runs four labelled blocks with their settings", "[sweep]") {
+  pio::test::TempDir dir;
+  const int n = pio::test::size();
+  const auto ran = pio::test::run_config(
+      dir, "sweep",
+      "TestFile " + dir.file("sweep.dat") + "\nCsvFile " + dir.file("sweep.csv") +
+          "\n<ap_module>\nModuleName simple_strided\nMode write\nBufferSizes 4K\nWorkUnits 2\n"
+          "Hint romio_cb_write bogus\n"
+          "Sweep Hint:cb_buffer_size 64K 1M\nSweep Collective on off\n</ap_module>\n"
+          "<ap_module>\nModuleName simple_strided\nMode read\nLabel readback\nBufferSizes 4K\n"
+          "WorkUnits 2\n</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &mods = ran.results.at("modules");
+    REQUIRE(mods.size() == 5);
+    const char *labels[] = {"simple_strided(write) cb_buffer_size=64K Collective=on",
+                            "simple_strided(write) cb_buffer_size=64K Collective=off",
+                            "simple_strided(write) cb_buffer_size=1M Collective=on",
+                            "simple_strided(write) cb_buffer_size=1M Collective=off"};
+    const char *bytes[] = {"65536", "65536", "1048576", "1048576"};
+    for (int i = 0; i < 4; ++i) {
+      const auto &m = mods[i];
+      CHECK(m.at("label") == labels[i]);
+      CHECK(m.at("collective") == (i % 2 == 0));
+      CHECK(m.at("settings").at("Hint:cb_buffer_size").at(0) == (i < 2 ? "64K" : "1M"));
+      CHECK(m.at("config") == dir.file("sweep.conf") + ":3");
+      REQUIRE(m.at("tests").size() == 1);
+      const auto &t = m["tests"][0];
+      CHECK(t.at("hints_requested").at("cb_buffer_size") == bytes[i]);
+      CHECK(t.at("hints_requested").at("romio_cb_write") == "bogus");
+      CHECK(t.at("hints_in_effect").at("cb_buffer_size") == bytes[i]);
+      CHECK(t.at("reps").at(0).at("bytes") == 2 * 4096 * n);
+      CHECK_THAT(ran.out, Contains(std::string("] simple_strided (write)") +
+                                   (labels[i] + std::string("simple_strided(write)").size())));
+    }
+    CHECK(mods[4].at("label") == "readback");
+    CHECK_THAT(ran.out, Contains("simple_strided (read)  \"readback\""));
+    CHECK(mods[4].at("tests").at(0).at("reps").at(0).at("bytes") == 2 * 4096 * n);
+    // romio_cb_write bogus becomes automatic: one warning per block, not per test.
+    size_t warnings = 0;
+    for (size_t at = ran.err.find("hint romio_cb_write=bogus requested"); at != std::string::npos;
+         at = ran.err.find("hint romio_cb_write=bogus requested", at + 1))
+      ++warnings;
+    CHECK(warnings == 4);
+    const auto csv = pio::test::read_bytes(dir.file("sweep.csv"));
+    const std::string text(csv.begin(), csv.end());
+    for (const char *l : labels)
+      CHECK_THAT(text, Contains(std::string(",") + l + ","));
+    return mods.size() == 5;
+  }));
+}
+
+TEST_CASE("two blocks with the same label stop the run before any I/O", "[sweep]") {
+  pio::test::TempDir dir;
+  const std::string block =
+      "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\n</ap_module>\n";
+  const auto ran =
+      pio::test::run_config(dir, "dup", "TestFile " + dir.file("dup.dat") + "\n" + block + block);
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 2));
+  REQUIRE(pio::test::all_ranks(!pio::test::exists(dir.file("dup.dat"))));
+  REQUIRE(on_root([&] {
+    CHECK_THAT(ran.err, Contains("dup.conf:6: the blocks at " + dir.file("dup.conf") +
+                                 ":2 and here have the same label 'simple_strided(write)'"));
+    return ran.err.find("same label") != std::string::npos;
+  }));
+}
+
+TEST_CASE("a derived label shows what tells blocks of one module apart", "[sweep]") {
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(
+      dir, "apart",
+      "TestFile " + dir.file("apart.dat") +
+          "\n<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 2\n</ap_module>\n"
+          "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 3\n</ap_module>\n"
+          "<ap_module>\nModuleName \"Simple Strided (read)\"\nBufferSizes 4K\nWorkUnits 3\n"
+          "</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &mods = ran.results.at("modules");
+    REQUIRE(mods.size() == 3);
+    CHECK(mods[0].at("label") == "simple_strided(write) WorkUnits=2");
+    CHECK(mods[1].at("label") == "simple_strided(write) WorkUnits=3");
+    CHECK(mods[2].at("label") == "simple_strided(read)");
+    return true;
+  }));
+}
