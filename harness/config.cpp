@@ -6,11 +6,16 @@
 // (Dotconf would use the text as a printf format), and thrown as ConfigError after the loop.
 #include "config.hpp"
 
+#include "config_source.hpp"
 #include "directive_check.hpp"
 #include "harness_directives.hpp"
+#include "sweep.hpp"
 
 #include <dotconf.h>
 #include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <algorithm>
 #include <cctype>
@@ -37,6 +42,13 @@ struct ParseState {
   std::string file; // of the current directive
   int line = 0;
   std::string name; // of the current directive
+  /// The files being read, outermost first (for Include cycles), and how many were read.
+  std::vector<std::pair<dev_t, ino_t>> reading;
+  std::vector<std::string> reading_names;
+  int files_read = 0;
+
+  /// Reads one file (the main config, or an Include'd one named at from_file:from_line).
+  void parse_file(const std::string &path, const std::string &from_file, int from_line);
 
   [[noreturn]] void fail(const std::string &what, const std::string &hint) const {
     throw ConfigError(file, line, what, hint);
@@ -49,6 +61,8 @@ struct ParseState {
       return open_block(args);
     if (n == "</ap_module>")
       return close_block(args);
+    if (n == kIncludeMarker)
+      return include(args);
     const HarnessDirective *d = find_harness_directive(n);
     if (open && (!d || !allowed_in_block(d->scope))) {
       if (d)
@@ -74,6 +88,24 @@ struct ParseState {
     } catch (const Error &e) {
       fail(e.what(), e.hint());
     }
+  }
+
+  /// Include <file>: read it here, relative to the including file's directory.
+  void include(const std::vector<std::string> &args) {
+    if (args.size() != 1)
+      fail(args.empty() ? std::string("Include without a file name")
+                        : "Include takes one file name, got " + std::to_string(args.size()),
+           "write: Include other.conf (relative to this file's directory; quote a name with "
+           "spaces)");
+    const std::string &target = args[0];
+    const std::string dir =
+        file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
+    const std::string path = target[0] == '/' ? target : dir + "/" + target;
+    const std::string from_file = file;
+    const int from_line = line;
+    parse_file(path, from_file, from_line);
+    file = from_file; // the rest of the including file
+    line = from_line;
   }
 
   void open_block(const std::vector<std::string> &args) {
@@ -114,14 +146,28 @@ const char *on_directive(command_t *cmd, context_t *ctx) {
   st->file = cmd->configfile->filename ? cmd->configfile->filename : "?";
   st->line = static_cast<int>(cmd->configfile->line);
   st->name = cmd->name ? cmd->name : "";
+  // Dotconf reads at most CFG_VALUES - 1 words and lumps the rest of the line into one more:
+  // a list would silently gain a value with spaces in it. (Sweep says so in its own words.)
+  if (cmd->arg_count >= CFG_VALUES && lower(st->name) != "sweep") {
+    st->error = ConfigError(st->file, st->line,
+                            st->name + " takes at most " + std::to_string(CFG_VALUES - 1) +
+                                " values on one line",
+                            "split the values over several lines, or shorten the list");
+    return nullptr;
+  }
   std::vector<std::string> args;
   for (int i = 0; i < cmd->arg_count; ++i)
     if (cmd->data.list[i])
       args.emplace_back(cmd->data.list[i]);
+  // Nothing may unwind through Dotconf's C frames.
   try {
     st->directive(lower(st->name), args);
   } catch (const ConfigError &e) {
     st->error = e;
+  } catch (const std::exception &e) {
+    st->error = ConfigError(st->file, st->line, e.what(), "check the line");
+  } catch (...) {
+    st->error = ConfigError(st->file, st->line, "unknown error", "check the line");
   }
   return nullptr;
 }
@@ -141,62 +187,61 @@ int on_error(configfile_t *cf, int type, unsigned long, const char *msg) {
   return 0;
 }
 
-/// Dotconf crashes on an Include without a file name: refuse it before Dotconf sees it, in the
-/// main file and (recursively) in included files.
-void refuse_bare_include(const std::string &path, int depth = 0) {
-  std::ifstream f(path);
-  std::string line;
-  int n = 0;
-  const std::string dir =
-      path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
-  while (std::getline(f, line)) {
-    ++n;
-    std::istringstream words(line);
-    std::string first, second;
-    words >> first >> second;
-    if (lower(first) != "include")
-      continue;
-    if (second.empty())
-      throw ConfigError(path, n, "Include without a file name",
-                        "write: Include other.conf (relative to this file's directory)");
-    if (second.size() > 1 && second.front() == '"' && second.back() == '"')
-      second = second.substr(1, second.size() - 2);
-    if (depth < 16)
-      refuse_bare_include(second[0] == '/' ? second : dir + "/" + second, depth + 1);
+void ParseState::parse_file(const std::string &path, const std::string &from_file,
+                            int from_line) {
+  const bool nested = !from_file.empty();
+  ConfigSource src = read_config_source(path, from_file, from_line);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    throw ConfigError(nested ? from_file : path, from_line, "config file '" + path + "' vanished",
+                      "check the path");
+  const auto id = std::make_pair(st.st_dev, st.st_ino);
+  for (size_t i = 0; i < reading.size(); ++i)
+    if (reading[i] == id) {
+      std::string cycle;
+      for (size_t k = i; k < reading_names.size(); ++k)
+        cycle += reading_names[k] + " includes ";
+      throw ConfigError(from_file, from_line, "Include cycle: " + cycle + path,
+                        "remove the Include that leads back to a file being read");
+    }
+  if (reading.size() >= 16 || ++files_read > 256)
+    throw ConfigError(from_file, from_line,
+                      "Include nested deeper than 16 files or more than 256 files read",
+                      "include fewer files");
+  if (!nested)
+    config.text = src.raw;
+  reading.push_back(id);
+  reading_names.push_back(path);
+  if (!src.sanitized.empty()) {
+    static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
+    char devnull[] = "/dev/null";
+    configfile_t *cf = dotconf_create(devnull, options, this, CASE_INSENSITIVE);
+    if (!cf)
+      throw ConfigError(path, 0, "Dotconf cannot start", "check that /dev/null is readable");
+    // Dotconf reads the checked text, and names the real file in its messages.
+    std::vector<char> text(src.sanitized.begin(), src.sanitized.end());
+    std::fclose(cf->stream);
+    cf->stream = fmemopen(text.data(), text.size(), "r");
+    std::free(cf->filename);
+    cf->filename = strdup(path.c_str());
+    cf->errorhandler = on_error;
+    if (cf->stream)
+      dotconf_command_loop(cf);
+    dotconf_cleanup(cf);
   }
+  reading.pop_back();
+  reading_names.pop_back();
 }
 
 } // namespace
 
 Config parse_config(const std::string &path) {
-  struct stat st;
-  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    throw ConfigError(path, 0, "config file '" + path + "' does not exist or is not a file",
-                      "give the path of a config file: pio-harness -c site.conf");
-  std::ifstream in(path);
-  if (!in)
-    throw ConfigError(path, 0, "config file '" + path + "' cannot be read",
-                      "check its permissions");
-  std::ostringstream text;
-  text << in.rdbuf();
-  refuse_bare_include(path);
-
   ParseState state;
   for (const auto &d : harness_directives()) // the table's defaults, before any line is read
     if (d.set_global && !d.spec.default_value.empty())
       d.set_global(state.config.global, check_directive(d.spec, default_words(d.spec)));
   state.config.path = path;
-  state.config.text = text.str();
-  static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
-  std::vector<char> name(path.begin(), path.end());
-  name.push_back('\0');
-  configfile_t *cf = dotconf_create(name.data(), options, &state, CASE_INSENSITIVE);
-  if (!cf)
-    throw ConfigError(path, 0, "Dotconf cannot open config file '" + path + "'",
-                      "check the path and its permissions");
-  cf->errorhandler = on_error;
-  dotconf_command_loop(cf);
-  dotconf_cleanup(cf);
+  state.parse_file(path, "", 0);
   if (state.error)
     throw *state.error;
   if (state.open)
@@ -217,6 +262,7 @@ Config parse_config(const std::string &path) {
       b.hints[k] = v;
     state.config.modules.push_back(std::move(b));
   }
+  expand_sweeps(state.config); // after the global defaults, so a swept value wins
   return state.config;
 }
 

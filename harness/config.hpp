@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pio/directive.hpp"
@@ -49,7 +50,9 @@ struct GlobalConfig {
   bool file_view = true;                         ///< FileView (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
   bool keep_files = false; ///< KeepFiles: do not delete test files
-  double step_timeout = 0; ///< StepTimeout: seconds without progress before a rank exits (0 = off)
+  /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
+  /// watchdog's automatic default, see watchdog.hpp)
+  double step_timeout = -1;
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
 };
 
@@ -68,6 +71,11 @@ struct ModuleBlock {
   bool sync_writes = false;                     ///< SyncWrites (global default if absent)
   std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
   std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
+  std::string label;                            ///< Label ("" = derived, see block_label.hpp)
+  int label_line = 0;                           ///< where Label is written
+  std::vector<DirectiveLine> sweeps; ///< Sweep lines (args: name, values), before expand_sweeps
+  /// After expand_sweeps: this block's swept settings (name as shown, value as written).
+  std::vector<std::pair<std::string, std::string>> swept;
 };
 
 /// The whole config.

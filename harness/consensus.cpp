@@ -9,7 +9,7 @@
 namespace pio::harness {
 
 std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error) {
-  heartbeat("agreement");
+  heartbeat_wait();
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

@@ -39,13 +39,23 @@ void ConsoleReporter::run_started(const RunResult &run) {
 void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block, int index,
                                     int count) {
   out_ << "\n== [" << index + 1 << "/" << count << "] " << block.module;
+  std::string base = block.module; // a derived label starts so (block_label.hpp)
   auto mode = block.settings.find("Mode");
   if (mode != block.settings.end() && !mode->second.empty()) {
     out_ << " (";
-    for (size_t i = 0; i < mode->second.size(); ++i)
+    base += "(";
+    for (size_t i = 0; i < mode->second.size(); ++i) {
       out_ << (i ? " " : "") << mode->second[i];
+      base += (i ? "," : "") + mode->second[i];
+    }
     out_ << ")";
+    base += ")";
   }
+  // The label says which settings the block ran: a derived one's settings, or the user's Label.
+  if (block.label.rfind(base + " ", 0) == 0)
+    out_ << block.label.substr(base.size());
+  else if (block.label != base && block.label != block.module && block.label != block.module_name)
+    out_ << "  \"" << block.label << "\"";
   out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
   if (block.output == Output::Table)
     print_column_header();

@@ -7,7 +7,8 @@
 
 namespace pio::harness {
 
-/// Writes "pio-harness: error: module NAME (file:line): message" for each failed test or block.
+/// Writes "pio-harness: error: module NAME (file:line), rank R: message" for each failed test or
+/// block.
 class ErrorLogReporter : public Reporter {
 public:
   /// err: the error stream (every rank's errors reach rank 0 through the agreement).
@@ -16,7 +17,7 @@ public:
                      const TestResult &test) override {
     if (test.error)
       *err_ << "pio-harness: error: module " << block.module << " (" << block.config_location
-            << "): " << test.error->message << "\n";
+            << "), rank " << test.error->rank << ": " << test.error->message << "\n";
   }
   void block_finished(const RunResult &, const ModuleResult &block) override {
     if (block.error)

@@ -3,6 +3,8 @@
 // only convert and store.
 #include "harness_directives.hpp"
 
+#include "sweep.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -25,7 +27,7 @@ void add_hint(std::map<std::string, std::string> &into, const Words &w) {
     throw Error("Hint takes a key and a value, got " + std::to_string(w.size()) + " word" +
                     (w.size() == 1 ? "" : "s"),
                 "write: Hint <key> <value>, e.g. Hint cb_buffer_size 16777216");
-  into[w[0]] = w[1];
+  into[w[0]] = hint_value(w[1]); // sizes as bytes: Hint cb_buffer_size 16M
 }
 
 /// Stores an on/off value in a GlobalConfig field.
@@ -129,7 +131,8 @@ std::vector<HarnessDirective> make_table() {
                global_flag<&GlobalConfig::file_view>,
                block_flag<&BlockDraft::file_view>});
   t.push_back({{"Overwrite", T::Flag, "off",
-                "allow an existing TestFile to be written (it is never deleted)"},
+                "allow an existing TestFile to be written (it is never deleted) and an existing "
+                "results file to be replaced"},
                S::Global,
                kExt,
                "",
@@ -139,16 +142,17 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "",
                global_flag<&GlobalConfig::keep_files>});
-  t.push_back({DirectiveSpec{"StepTimeout", T::Real, "0",
+  t.push_back({DirectiveSpec{"StepTimeout", T::Real, "",
                              "seconds a rank may go without progress before it says where it is "
-                             "stuck and exits, so that mpiexec ends the run instead of hanging "
-                             "(0 = off); set it above the longest work unit"}
+                             "stuck and exits, so that mpiexec ends the run instead of hanging; "
+                             "not set: 600 s, raised to 10 times the slowest step seen so far; "
+                             "0 = off"}
                    .between(0, 86400),
                S::Global, kExt, "<seconds>",
                [](GlobalConfig &g, const Words &w) { g.step_timeout = parse_real(w[0]); }});
   t.push_back({{"Hint", T::Texts, "",
-                "an MPI-IO hint <key> <value> for every test (repeatable; recorded with the "
-                "hints in effect after open)"},
+                "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
+                "passed in bytes; recorded with the hints in effect after open)"},
                S::Both,
                kExt,
                "<key> <value>",
@@ -179,6 +183,29 @@ std::vector<HarnessDirective> make_table() {
            .between(0, 86400),
        S::Block, kT32, "<seconds>", nullptr,
        [](BlockDraft &b, const Words &w, int) { b.block.settle_time = parse_real(w[0]); }});
+  t.push_back({{"Label", T::Text, "",
+                "the block's name in the results and on the console (unique in a run); without "
+                "it: the module, its mode and the settings that tell the block apart"},
+               S::Block,
+               kExt,
+               "<text>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, int line) {
+                 b.block.label = w[0];
+                 b.block.label_line = line;
+               }});
+  t.push_back({{"Sweep", T::Texts, "",
+                "run the block once per value (repeatable: every combination); <name> is a "
+                "module directive, Collective, FileView, SyncWrites, Verify or Hint:<key>; sizes "
+                "also as a doubling range 4K..16M"},
+               S::Block,
+               kExt,
+               "<name> <value>...",
+               nullptr,
+               [](BlockDraft &b, const Words &w, int line) {
+                 check_sweep(w);
+                 b.block.sweeps.push_back(DirectiveLine{"Sweep", w, b.block.file, line});
+               }});
   return t;
 }
 

@@ -34,7 +34,7 @@ bool single_transfer(const std::string &name) {
 
 Layout layout(const std::string &name, const CommSemantics &comm, int groups) {
   if (comm.report == Report::Latency)
-    return name == "Barrier" ? Layout::RangeSync : Layout::Range;
+    return name == "Barrier" || name == "Open_Close" ? Layout::RangeSync : Layout::Range;
   // With several groups IMB shows the spread over all groups' ranks even for single transfers
   // (§6, Sample 2: Multi-PingPing).
   return single_transfer(name) && groups <= 1 ? Layout::Time : Layout::RangeBw;

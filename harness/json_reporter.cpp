@@ -198,7 +198,7 @@ nlohmann::json to_json(const RunResult &run) {
 
 void JsonReporter::save(const RunResult &run) {
   try {
-    save_results(path_, to_json(run));
+    file_.save(to_json(run));
   } catch (const Error &e) {
     *err_ << "pio-harness: warning: " << e.what() << " (fix: " << e.hint() << ")\n";
   }

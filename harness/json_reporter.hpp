@@ -9,6 +9,7 @@
 
 #include "pio/results.hpp"
 #include "reporter.hpp"
+#include "results_file.hpp"
 
 namespace pio::harness {
 
@@ -23,22 +24,26 @@ nlohmann::json to_json(const Figure &figure);
 /// {"min","max","mean","median","stddev","count"}.
 nlohmann::json to_json(const Stats &stats);
 
-/// Writes the results document to its path after every event. A failed write is a warning on
-/// `err` (the run goes on; the next write tries again).
+/// Writes the results document to its file after every event. A failed write during the run is
+/// a warning on `err` (the run goes on; the next write tries again); at the end of the run it
+/// throws, and the run fails (exit 1): results are never lost silently.
 class JsonReporter : public Reporter {
 public:
-  /// path: the results file; err: where write failures are reported.
-  JsonReporter(std::string path, std::ostream &err) : path_(std::move(path)), err_(&err) {}
+  /// path: the results file, checked now (throws pio::Error: a symbolic link, a directory, an
+  /// existing file without overwrite, a missing or read-only directory); err: where write
+  /// failures are reported.
+  JsonReporter(std::string path, bool overwrite, std::ostream &err)
+      : file_(std::move(path), overwrite), err_(&err) {}
   void run_started(const RunResult &run) override { save(run); }
   void test_finished(const RunResult &run, const ModuleResult &, const TestResult &) override {
     save(run);
   }
   void block_finished(const RunResult &run, const ModuleResult &) override { save(run); }
-  void run_finished(const RunResult &run) override { save(run); }
+  void run_finished(const RunResult &run) override { file_.save(to_json(run)); }
 
 private:
   void save(const RunResult &run);
-  std::string path_;
+  ResultsFile file_;
   std::ostream *err_;
 };
 

@@ -34,6 +34,8 @@ int list_modules(const RunOptions &options, std::ostream &out) {
   out << "\n" << harness_directives_text();
   for (const auto &p : cat.problems)
     out << "\nnot loaded: " << p << "\n";
+  for (const auto &w : cat.duplicate_warnings())
+    out << "\nwarning: " << w << "\n";
   return cat.libraries.empty() ? 1 : 0;
 }
 

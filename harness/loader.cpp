@@ -1,8 +1,13 @@
 #include "loader.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <set>
 
 #include <boost/dll/library_info.hpp>
 #include <boost/filesystem.hpp>
@@ -13,6 +18,38 @@
 namespace pio::harness {
 
 namespace {
+
+/// What makes path unsafe to map (dlopen of a truncated object dies of SIGBUS): "" if it is a
+/// complete 64-bit ELF shared object whose segments and section headers lie inside the file.
+std::string elf_problem(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    return "cannot be read";
+  f.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(f.tellg());
+  f.seekg(0);
+  Elf64_Ehdr eh{};
+  if (!f.read(reinterpret_cast<char *>(&eh), sizeof eh) ||
+      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+    return "is not an ELF file";
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_type != ET_DYN)
+    return "is not a 64-bit ELF shared object";
+  if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size ||
+      eh.e_phoff + std::uint64_t(eh.e_phnum) * sizeof(Elf64_Phdr) > size)
+    return "is truncated (its program headers lie beyond its end)";
+  if (eh.e_shoff + std::uint64_t(eh.e_shnum) * eh.e_shentsize > size)
+    return "is truncated (its section headers lie beyond its end)";
+  f.seekg(static_cast<std::streamoff>(eh.e_phoff));
+  for (int i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph{};
+    if (!f.read(reinterpret_cast<char *>(&ph), sizeof ph))
+      return "cannot be read";
+    if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size)
+      return "is truncated (a loadable segment lies beyond its end)";
+  }
+  return {};
+}
+
 bool iequals(const std::string &a, const std::string &b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
@@ -61,6 +98,9 @@ LoadedLibrary load_library(const std::string &path) {
   if (!fs::exists(path))
     throw Error("module file " + path + " does not exist",
                 "check ModulePath / --module-path; pio-harness --list-modules shows what is found");
+  if (const std::string bad = elf_problem(path); !bad.empty())
+    throw Error("module file " + path + " " + bad,
+                "rebuild or reinstall it, or remove it from the module path");
   auto lib = std::make_shared<boost::dll::shared_library>();
   boost::dll::fs::error_code ec;
   lib->load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
@@ -79,7 +119,8 @@ LoadedLibrary load_library(const std::string &path) {
   if (!lib->has(PIO_ABI_SYMBOL))
     throw Error("module file " + path + " has no " PIO_ABI_SYMBOL " symbol",
                 "export it with PIO_EXPORT_MODULES; " + fix);
-  const std::string abi = abi_mismatch(lib->get<const AbiFingerprint>(PIO_ABI_SYMBOL), harness_abi());
+  const std::string abi =
+      abi_mismatch(lib->get<const AbiFingerprint>(PIO_ABI_SYMBOL), harness_abi());
   if (!abi.empty())
     throw Error("module file " + path + " was built with another ABI than this pio-harness: " + abi,
                 fix + " with the same compiler and MPI library as pio-harness");
@@ -104,6 +145,19 @@ const ModuleInfo *Catalog::find(const std::string &name, const LoadedLibrary **f
   return nullptr;
 }
 
+std::vector<std::string> Catalog::duplicate_warnings() const {
+  std::vector<std::string> out;
+  for (const auto &[name, paths] : duplicates) {
+    std::set<std::string> unique(paths.begin(), paths.end());
+    std::string list;
+    for (const auto &p : unique)
+      list += (list.empty() ? "" : " and ") + p;
+    out.push_back("module " + name + " is provided by " + list + "; " + paths.front() +
+                  " is used (remove the other, or order the module path)");
+  }
+  return out;
+}
+
 std::vector<std::string> Catalog::names() const {
   std::vector<std::string> out;
   for (const auto &l : libraries)
@@ -115,6 +169,7 @@ std::vector<std::string> Catalog::names() const {
 Catalog scan_modules(const std::vector<std::string> &dirs) {
   namespace fs = boost::filesystem;
   Catalog cat;
+  std::set<std::string> seen; // canonical paths: a directory listed twice is scanned once
   for (const auto &dir : dirs) {
     boost::system::error_code ec;
     if (dir.empty() || !fs::is_directory(dir, ec))
@@ -125,12 +180,24 @@ Catalog scan_modules(const std::vector<std::string> &dirs) {
         files.push_back(it->path().string());
     std::sort(files.begin(), files.end());
     for (const auto &f : files) {
+      boost::system::error_code cec;
+      const std::string canonical = fs::canonical(f, cec).string();
+      if (!seen.insert(cec ? f : canonical).second)
+        continue;
       try {
         LoadedLibrary lib = load_library(f);
-        // A module name already provided by an earlier directory keeps the first.
+        // A module name already provided by an earlier file keeps the first, with a warning
+        // naming both.
         bool dup = true;
-        for (const auto &m : *lib.modules)
-          dup = dup && cat.find(m.name) != nullptr;
+        for (const auto &m : *lib.modules) {
+          const LoadedLibrary *first = nullptr;
+          if (cat.find(m.name, &first) && first) {
+            cat.duplicates[m.name].push_back(first->path);
+            cat.duplicates[m.name].push_back(f);
+          } else {
+            dup = false;
+          }
+        }
         if (!dup)
           cat.libraries.push_back(std::move(lib));
       } catch (const Error &e) {

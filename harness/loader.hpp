@@ -1,6 +1,8 @@
 #pragma once
-/// Finds and loads module shared objects with Boost.DLL, checking the API version and ABI fingerprint first (docs/writing-a-module.md).
+/// Finds and loads module shared objects with Boost.DLL, checking the API version and ABI
+/// fingerprint first (docs/writing-a-module.md).
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,8 +16,8 @@ namespace pio::harness {
 /// A loaded shared object and the modules it provides. Keeps the library loaded while any
 /// Instance made from it lives.
 struct LoadedLibrary {
-  std::string path;                                ///< the .so file
-  std::shared_ptr<boost::dll::shared_library> lib; ///< keeps the code mapped
+  std::string path;                                 ///< the .so file
+  std::shared_ptr<boost::dll::shared_library> lib;  ///< keeps the code mapped
   const std::vector<ModuleInfo> *modules = nullptr; ///< owned by the library
 };
 
@@ -42,13 +44,19 @@ const AbiFingerprint &harness_abi();
 struct Catalog {
   std::vector<LoadedLibrary> libraries; ///< usable libraries, in search order
   std::vector<std::string> problems;    ///< "path: what is wrong" per unusable file
+  /// Module names provided by more than one file: the files, the one used first.
+  std::map<std::string, std::vector<std::string>> duplicates;
+  /// "module NAME is in both A and B; A is used" for each duplicate.
+  std::vector<std::string> duplicate_warnings() const;
   /// Finds a module by name or title (case-insensitive); nullptr if none.
   const ModuleInfo *find(const std::string &name, const LoadedLibrary **from = nullptr) const;
   /// Every module name, for error messages.
   std::vector<std::string> names() const;
 };
 
-/// Scans dirs in order; a module name found twice keeps the first.
+/// Scans dirs in order (a file reached twice is read once); a module name found in two files
+/// keeps the first and is listed in Catalog::duplicates. Each file is checked to be a complete
+/// ELF shared object before it is loaded.
 Catalog scan_modules(const std::vector<std::string> &dirs);
 
 /// Makes a fresh instance of a module from a library.

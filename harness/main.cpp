@@ -6,12 +6,14 @@
 #include "config.hpp"
 #include "directive_docs.hpp"
 #include "pio/version.hpp"
+#include "process_guard.hpp"
 #include "run.hpp"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  pio::harness::install_process_guards();
 
   pio::harness::RunOptions opt;
   bool list = false;
@@ -26,8 +28,15 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", outputs,
                  "extra output FORMAT=FILE (repeatable): csv=FILE writes one CSV row per "
                  "repetition; json=FILE is the same as --results");
-  app.add_flag("--overwrite", opt.overwrite, "allow an existing TestFile to be written");
+  app.add_flag("--overwrite", opt.overwrite,
+               "allow an existing TestFile to be written and an existing results file to be "
+               "replaced");
   app.add_flag("--keep-files", opt.keep_files, "keep the test files after the run");
+  app.add_flag("--clean-stale", opt.clean_stale,
+               "remove test files left by a pio-bench run that died, also when it ran on another "
+               "host (leftovers of a run on this host that is gone are always removed)");
+  app.add_flag("--check", opt.check_only,
+               "check the config, the modules and the files, then stop before any I/O");
   app.add_flag("--list-modules", list, "list the modules found, their directives and help");
   bool list_directives = false;
   app.add_flag("--list-directives", list_directives,

@@ -1,5 +1,8 @@
 #include "module_plan.hpp"
 
+#include "block_label.hpp"
+
+#include <algorithm>
 #include <cstdlib>
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -9,22 +12,10 @@
 
 namespace pio::harness {
 
-std::vector<std::string> module_search_path(const std::vector<std::string> &explicit_dirs,
-                                            const Config &config) {
-  std::vector<std::string> dirs = explicit_dirs;
-  std::string base = ".";
-  const auto slash = config.path.find_last_of('/');
-  if (slash != std::string::npos)
-    base = config.path.substr(0, slash);
-  for (const auto &d : config.global.module_paths)
-    dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);
-  if (const char *env = std::getenv("PIO_MODULE_PATH")) {
-    std::stringstream s(env);
-    std::string d;
-    while (std::getline(s, d, ':'))
-      if (!d.empty())
-        dirs.push_back(d);
-  }
+namespace {
+/// The directories searched without being named: the build tree's and the install's.
+std::vector<std::string> default_module_dirs() {
+  std::vector<std::string> dirs;
   // The modules installed beside this executable (<prefix>/bin/pio-harness ->
   // <prefix>/lib*/pio-bench/modules) come first: they match it even if the install moved.
   boost::dll::fs::error_code ec;
@@ -43,6 +34,50 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
   }
   dirs.push_back(PIO_INSTALL_MODULE_DIR);
   return dirs;
+}
+
+/// True when file lies in one of the default directories (not named by the user).
+bool in_default_dir(const std::string &file) {
+  const std::string dir = file.substr(0, file.find_last_of('/'));
+  boost::system::error_code ec;
+  for (const auto &d : default_module_dirs())
+    if (boost::filesystem::equivalent(d, dir, ec))
+      return true;
+  return false;
+}
+} // namespace
+
+std::vector<std::string> module_search_path(const std::vector<std::string> &explicit_dirs,
+                                            const Config &config) {
+  std::vector<std::string> dirs = explicit_dirs;
+  std::string base = ".";
+  const auto slash = config.path.find_last_of('/');
+  if (slash != std::string::npos)
+    base = config.path.substr(0, slash);
+  for (const auto &d : config.global.module_paths)
+    dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);
+  if (const char *env = std::getenv("PIO_MODULE_PATH")) {
+    std::stringstream s(env);
+    std::string d;
+    while (std::getline(s, d, ':'))
+      if (!d.empty())
+        dirs.push_back(d);
+  }
+  for (const auto &d : default_module_dirs())
+    dirs.push_back(d);
+  return dirs;
+}
+
+std::vector<std::string> duplicate_module_warnings(const Catalog &catalog) {
+  std::vector<std::string> out;
+  for (const auto &w : catalog.duplicate_warnings()) {
+    // Only where the user named a directory: a build tree and its install are expected twins.
+    const auto &paths = catalog.duplicates.at(w.substr(7, w.find(' ', 7) - 7));
+    if (std::any_of(paths.begin(), paths.end(),
+                    [](const std::string &f) { return !in_default_dir(f); }))
+      out.push_back(w);
+  }
+  return out;
 }
 
 std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalog) {
@@ -86,16 +121,34 @@ std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalo
         names += (names.empty() ? "" : ", ") + n;
       std::string problems;
       for (const auto &pr : catalog.problems)
-        problems += "; " + pr;
+        problems += pr + "; ";
+      // A module file that could not be loaded (another API version, a broken file) is the
+      // likely cause: it leads.
       throw ConfigError(block.file, block.module_name_line,
-                        "ModuleName \"" + block.module_name + "\": no such module (found: " +
-                            (names.empty() ? "none" : names) + ")" + problems,
+                        (problems.empty() ? "" : "module files not loaded: " + problems) +
+                            "ModuleName \"" + block.module_name + "\": no such module (found: " +
+                            (names.empty() ? "none" : names) + ")",
                         "use one of the names above (pio-harness --list-modules shows them), or "
                         "add the module's directory with ModulePath / --module-path");
+    }
+    if (const auto dup = catalog.duplicates.find(p.info->name); dup != catalog.duplicates.end()) {
+      // Two files the user pointed at provide this module: which one is meant is unclear.
+      int named = 0;
+      std::string files;
+      for (const auto &f : dup->second)
+        if (!in_default_dir(f) && files.find(f) == std::string::npos) {
+          ++named;
+          files += (files.empty() ? "" : " and ") + f;
+        }
+      if (named >= 2)
+        throw ConfigError(block.file, block.module_name_line,
+                          "module " + p.info->name + " is provided by both " + files,
+                          "remove one of them, or name only one directory with ModulePath / -M");
     }
     p.settings = validate_module_directives(effective, p.info->name, p.info->directives);
     plans.push_back(std::move(p));
   }
+  label_blocks(plans);
   return plans;
 }
 

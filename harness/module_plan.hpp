@@ -15,6 +15,7 @@ struct ModulePlan {
   const LoadedLibrary *library = nullptr;
   const ModuleInfo *info = nullptr;
   Settings settings;
+  std::string label; ///< the block's label (block_label.hpp), unique in the run
 };
 
 /// The module search path: explicit dirs, then ModulePath (relative to the config file's
@@ -22,9 +23,14 @@ struct ModulePlan {
 std::vector<std::string> module_search_path(const std::vector<std::string> &explicit_dirs,
                                             const Config &config);
 
-/// Resolves every block (ModuleName by name or title; "Title (mode)" selects Mode) and
-/// validates its directives. Throws ConfigError at the block's file:line if a module is unknown
-/// (listing those available and any library that failed to load) or a directive is invalid.
+/// Catalog::duplicate_warnings() for the duplicates in a directory the user named (a build tree
+/// and its install providing the same modules is expected, and not reported).
+std::vector<std::string> duplicate_module_warnings(const Catalog &catalog);
+
+/// Resolves every block (ModuleName by name or title; "Title (mode)" selects Mode), validates
+/// its directives and labels it (label_blocks). Throws ConfigError at the block's file:line if a
+/// module is unknown (listing those available and any library that failed to load), a directive
+/// is invalid or two blocks have the same label.
 std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalog);
 
 } // namespace pio::harness

@@ -3,6 +3,7 @@
 #include "console_report.hpp"
 #include "csv_reporter.hpp"
 #include "error_log.hpp"
+#include "hint_warning.hpp"
 #include "imb_reporter.hpp"
 #include "json_reporter.hpp"
 
@@ -20,7 +21,8 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
                                  g.report_header_offset}));
   r.push_back(std::make_unique<ImbReporter>(*options.out));
   r.push_back(std::make_unique<ErrorLogReporter>(*options.err));
-  r.push_back(std::make_unique<JsonReporter>(results_path, *options.err));
+  r.push_back(std::make_unique<HintWarningReporter>(*options.err));
+  r.push_back(std::make_unique<JsonReporter>(results_path, overwrite, *options.err));
   const std::string csv = !options.csv_path.empty() ? options.csv_path : g.csv_file;
   if (!csv.empty())
     r.push_back(std::make_unique<CsvReporter>(csv, overwrite));

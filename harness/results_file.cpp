@@ -1,5 +1,7 @@
 #include "results_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 
 #include "pio/error.hpp"
 #include "pio/version.hpp"
+#include "process_guard.hpp"
 
 namespace pio::harness {
 
@@ -75,20 +78,93 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   run.file_system = file_system_type(test_file);
 }
 
-void save_results(const std::string &path, const nlohmann::json &doc) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f)
-      throw Error("cannot write results file " + tmp + ": " + std::strerror(errno),
-                  "set ResultsFile (or --results) to a writable path");
-    f << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    if (!f)
-      throw Error("writing results file " + tmp + " failed", "check free space");
+namespace {
+std::string dir_of(const std::string &path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+const char *const kResultsFix =
+    "set ResultsFile (or --results) to a new file in a writable directory";
+} // namespace
+
+ResultsFile::ResultsFile(std::string path, bool overwrite)
+    : path_(std::move(path)), overwrite_(overwrite) {
+  if (path_.empty() || path_.back() == '/')
+    throw Error("the results file name '" + path_ + "' names no file", kResultsFix);
+  const std::string dir = dir_of(path_);
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error("the directory of results file " + path_ + " does not exist", kResultsFix);
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw Error("the directory of results file " + path_ +
+                    " is not writable: " + std::strerror(errno),
+                kResultsFix);
+  check_target();
+}
+
+void ResultsFile::check_target() const {
+  struct stat st;
+  if (::lstat(path_.c_str(), &st) != 0)
+    return; // a new file
+  if (S_ISLNK(st.st_mode))
+    throw Error("results file " + path_ + " is a symbolic link; pio-harness never replaces a link",
+                kResultsFix);
+  if (S_ISDIR(st.st_mode))
+    throw Error("results file " + path_ + " is a directory", kResultsFix);
+  if (!S_ISREG(st.st_mode))
+    throw Error("results file " + path_ + " is not a regular file", kResultsFix);
+  const bool mine = ours_ && static_cast<unsigned long long>(st.st_dev) == dev_ &&
+                    static_cast<unsigned long long>(st.st_ino) == ino_;
+  if (!mine && !overwrite_)
+    throw Error("results file " + path_ +
+                    " exists and was not written by this run; pio-harness will not replace it",
+                "name a new file with ResultsFile / --results, remove it, or allow it with "
+                "'Overwrite on' / --overwrite");
+}
+
+void ResultsFile::save(const nlohmann::json &doc) {
+  check_target();
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // A hidden temporary next to the file, named by this process and created exclusively: it is
+  // ours, and never a user's file.
+  const std::string dir = dir_of(path_);
+  const std::string base = path_.substr(path_.find_last_of('/') + 1);
+  const std::string tmp = dir + "/." + base + "." + std::to_string(::getpid()) + "." +
+                          std::to_string(++saves_) + ".pio-tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw Error("cannot create the temporary results file " + tmp + ": " + std::strerror(errno),
+                kResultsFix);
+  track_created(tmp);
+  auto fail = [&](const std::string &what) {
+    ::unlink(tmp.c_str());
+    untrack_created(tmp);
+    throw Error("writing results file " + path_ + " failed: " + what,
+                "check free space and the file system; " + std::string(kResultsFix));
+  };
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      const int e = errno;
+      ::close(fd);
+      fail(std::strerror(w < 0 ? e : ENOSPC));
+    }
+    done += static_cast<std::size_t>(w);
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno),
-                "set ResultsFile (or --results) to a writable path");
+  if (::close(fd) != 0)
+    fail(std::strerror(errno));
+  struct stat st;
+  if (::stat(tmp.c_str(), &st) != 0)
+    fail(std::strerror(errno));
+  if (std::rename(tmp.c_str(), path_.c_str()) != 0)
+    fail("cannot rename " + tmp + " to " + path_ + ": " + std::strerror(errno));
+  untrack_created(tmp);
+  ours_ = true;
+  dev_ = static_cast<unsigned long long>(st.st_dev);
+  ino_ = static_cast<unsigned long long>(st.st_ino);
 }
 
 } // namespace pio::harness

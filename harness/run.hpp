@@ -22,6 +22,8 @@ struct RunOptions {
   std::string csv_path;     ///< CSV results (-o csv=FILE; overrides CsvFile; "" = none)
   bool overwrite = false;   ///< allow TestFile to exist already (--overwrite)
   bool keep_files = false;  ///< keep test files after the run (--keep-files)
+  bool clean_stale = false; ///< remove leftovers of pio-bench runs on other hosts too
+  bool check_only = false;  ///< stop after the checks, before any I/O (--check)
   std::vector<std::string> command_line; ///< recorded in the results
   std::ostream *out = &std::cout;        ///< tables and progress (rank 0)
   std::ostream *err = &std::cerr;        ///< errors and warnings

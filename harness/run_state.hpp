@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "config.hpp"
-#include "pio/error.hpp"
 #include "pio/context.hpp"
+#include "pio/error.hpp"
 #include "pio/results.hpp"
 #include "reporter.hpp"
 #include "run.hpp"
@@ -55,19 +55,25 @@ struct RunState {
   }
 
   /// Calls f(reporter) for every reporter (rank 0 only). A reporter that fails (a full disk
-  /// under the CSV file) is a warning: the run and the other reporters go on.
-  template <class F> void report(F &&f) {
+  /// under the CSV file) is reported on the error stream (a warning during the run, an error
+  /// at its end) and the other reporters go on. Returns false if any reporter failed.
+  template <class F> bool report(F &&f, const char *level = "warning") {
     if (rank != 0)
-      return;
+      return true;
+    bool ok = true;
     for (auto &r : reporters) {
       try {
         f(*r);
       } catch (const Error &e) {
-        *options->err << "pio-harness: warning: " << e.what() << " (fix: " << e.hint() << ")\n";
+        ok = false;
+        *options->err << "pio-harness: " << level << ": " << e.what() << " (fix: " << e.hint()
+                      << ")\n";
       } catch (const std::exception &e) {
-        *options->err << "pio-harness: warning: " << e.what() << "\n";
+        ok = false;
+        *options->err << "pio-harness: " << level << ": " << e.what() << "\n";
       }
     }
+    return ok;
   }
 };
 

@@ -1,5 +1,6 @@
 // The harness: config -> plan -> loader -> for each module block the seven-method lifecycle
 // under one timing method -> typed results -> reporters (pio-bench thesis §3.2-§3.3).
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -9,6 +10,7 @@
 #include "loader.hpp"
 #include "measure.hpp"
 #include "module_plan.hpp"
+#include "process_guard.hpp"
 #include "reporters.hpp"
 #include "results_file.hpp"
 #include "run.hpp"
@@ -26,13 +28,16 @@ ModuleResult block_record(const ModulePlan &plan) {
   ModuleResult m;
   m.module = plan.info->name;
   m.module_name = block.module_name;
-  m.label = block.module_name;
+  m.label = plan.label.empty() ? block.module_name : plan.label;
   m.config_location = block.file + ":" + std::to_string(block.line);
   m.library = plan.library->path;
   m.reference = plan.info->reference;
   m.output = plan.info->output;
   m.reps = block.reps;
   m.settings = plan.settings.all();
+  for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
+    if (!m.settings.count(name) && name.rfind("Hint:", 0) == 0)
+      m.settings[name] = {value};
   m.collective = block.collective;
   m.file_view = block.file_view;
   m.verify = block.verify;
@@ -68,6 +73,7 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
     });
   }
   auto record = [&]() -> ModuleResult & { return rs.result.modules.back(); };
+  const ModuleBlock &block = *plan.block;
   auto fail_module = [&](const Failure &f) {
     rs.any_failure = true;
     if (rs.rank == 0)
@@ -82,6 +88,9 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
   const ModuleContext mctx = module_context(rs, plan, services);
   Instance inst;
   std::vector<TestSpec> tests;
+  heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
+                    std::to_string(block.line) + ")");
+  heartbeat("init_module");
   auto f = agree(rs.comm, capture("init_module", [&] {
                    inst = instantiate(*plan.library, *plan.info);
                    tests = inst.module->init_module(mctx);
@@ -105,6 +114,9 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
       rs.report([&](Reporter &r) { r.test_finished(rs.result, record(), record().tests.back()); });
     }
   }
+  heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
+                    std::to_string(block.line) + ")");
+  heartbeat("cleanup_module");
   f = agree(rs.comm, capture("cleanup_module", [&] { inst.module->cleanup_module(mctx); }));
   rs.release_kept();
   if (f) {
@@ -125,9 +137,23 @@ RunOutcome stop_before_io(const RunOptions &options, int rank, const Failure &f)
   return RunOutcome{2, nullptr, {}};
 }
 
+/// ModuleSettleTime (thesis Table 3.2), in slices that tell the watchdog the rank is alive.
+void settle(double seconds) {
+  using clock = std::chrono::steady_clock;
+  heartbeat("ModuleSettleTime");
+  const auto end = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                      std::chrono::duration<double>(seconds));
+  while (clock::now() < end) {
+    const clock::time_point slice = clock::now() + std::chrono::milliseconds(500);
+    std::this_thread::sleep_until(std::min(end, slice));
+    heartbeat("ModuleSettleTime");
+  }
+}
+
 } // namespace
 
 RunOutcome run(const RunOptions &options, MPI_Comm comm) {
+  RunInProgress in_progress; // an exit() from here on is a failed run
   RunState rs;
   rs.comm = comm;
   rs.options = &options;
@@ -145,6 +171,9 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   });
   if (auto f = agree(comm, err))
     return stop_before_io(options, rs.rank, *f);
+  if (rs.rank == 0)
+    for (const auto &w : duplicate_module_warnings(catalog))
+      *options.err << "pio-harness: warning: " << w << "\n";
   rs.config = &config;
   if (config.modules.empty())
     return stop_before_io(
@@ -163,21 +192,26 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   err.clear();
   if (rs.rank == 0) {
     err = capture("config", [&] {
-      if (!overwrite) {
-        TestFiles probe(false, true);
-        probe.claim(config.global.test_file);
-        for (const auto &b : config.modules)
-          if (!b.test_file.empty())
-            probe.claim(b.test_file);
-      }
+      TestFiles probe(overwrite, true, options.clean_stale);
+      probe.check(config.global.test_file, options.err);
+      for (const auto &b : config.modules)
+        if (!b.test_file.empty())
+          probe.check(b.test_file, options.err);
       rs.reporters = make_reporters(options, config, results_path, overwrite);
     });
   }
   if (auto f = agree(comm, err))
     return stop_before_io(options, rs.rank, *f);
 
+  if (options.check_only) {
+    if (rs.rank == 0)
+      *options.out << "pio-harness: " << config.path << ": the config is valid ("
+                   << config.modules.size() << " module block"
+                   << (config.modules.size() == 1 ? "" : "s") << "); nothing was run (--check)\n";
+    return RunOutcome{0, nullptr, {}};
+  }
   Watchdog watchdog(config.global.step_timeout, rs.rank);
-  TestFiles files(overwrite, keep);
+  TestFiles files(overwrite, keep, options.clean_stale);
   rs.files = &files;
   fill_provenance(comm, options.command_line, config.global.test_file, rs.result);
   if (rs.rank == 0) {
@@ -190,9 +224,9 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   // 2. Every block in order; a failed block does not stop the others.
   for (size_t i = 0; i < plans.size(); ++i) {
     run_module(rs, plans[i], static_cast<int>(i));
-    const double settle = plans[i].block->settle_time;
-    if (settle > 0) // ModuleSettleTime (thesis Table 3.2)
-      std::this_thread::sleep_for(std::chrono::duration<double>(settle));
+    if (plans[i].block->settle_time > 0)
+      settle(plans[i].block->settle_time);
+    heartbeat_wait();
     MPI_Barrier(comm);
   }
 
@@ -201,12 +235,18 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (rs.rank == 0) {
     rs.result.status = rs.any_failure ? "failed" : "complete";
     rs.result.exit_code = outcome.exit_code;
-    rs.report([&](Reporter &r) { r.run_finished(rs.result); });
+    if (!rs.report([&](Reporter &r) { r.run_finished(rs.result); }, "error")) {
+      *options.err << "pio-harness: error: the results could not be written at the end of the "
+                      "run; the run is failed\n";
+      outcome.exit_code = 1;
+    }
     outcome.results = to_json(rs.result);
     outcome.run = std::move(rs.result);
-  } else {
-    outcome.results = {{"exit_code", outcome.exit_code}};
   }
+  // Every rank returns the same exit code, the root's included.
+  MPI_Bcast(&outcome.exit_code, 1, MPI_INT, 0, comm);
+  if (rs.rank != 0)
+    outcome.results = {{"exit_code", outcome.exit_code}};
   return outcome;
 }
 

@@ -2,6 +2,9 @@
 // repetition under the one timing method (thesis §3.2.1, Fig. 3.3), and its typed result.
 #include "test_runner.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "measure.hpp"
 #include "pio/mpi_handles.hpp"
 #include "test_comms.hpp"
@@ -10,6 +13,18 @@
 namespace pio::harness {
 
 namespace {
+
+/// The rank in `to` of rank r of `from`.
+int rank_in(MPI_Comm from, int r, MPI_Comm to) {
+  MPI_Group a, b;
+  MPI_Comm_group(from, &a);
+  MPI_Comm_group(to, &b);
+  int out = MPI_UNDEFINED;
+  MPI_Group_translate_ranks(a, 1, &r, b, &out);
+  MPI_Group_free(&a);
+  MPI_Group_free(&b);
+  return out == MPI_UNDEFINED ? 0 : out;
+}
 
 /// The path of this rank's file in a test ("" without a file).
 std::string test_path(const RunState &rs, const ModuleBlock &block, const TestSpec &spec,
@@ -84,6 +99,7 @@ std::optional<Failure> run_reps(RunState &rs, Module &module, const ModuleContex
         break;
       MPI_Barrier(c.all);
       const double t0 = MPI_Wtime();
+      heartbeat("MPI_File_open");
       err = capture(where + ": open", [&] { file = File(open_comm, path, spec.amode, Info(hints)); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
@@ -99,6 +115,7 @@ std::optional<Failure> run_reps(RunState &rs, Module &module, const ModuleContex
           break;
       }
     }
+    heartbeat("describe_test");
     if ((failure =
              agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); })))) {
       tc.file = MPI_FILE_NULL;
@@ -122,6 +139,7 @@ std::optional<Failure> run_reps(RunState &rs, Module &module, const ModuleContex
     if (spec.file != FileUse::None) {
       MPI_Barrier(c.all);
       const double t0 = MPI_Wtime();
+      heartbeat("MPI_File_close");
       std::string err = capture(where + ": close", [&] { file.close(); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
@@ -129,13 +147,16 @@ std::optional<Failure> run_reps(RunState &rs, Module &module, const ModuleContex
         break;
     }
     tc.file = MPI_FILE_NULL;
+    heartbeat("cleanup_test");
     if ((failure =
              agree(c.all, capture(where + ": cleanup_test", [&] { module.cleanup_test(tc); }))))
       break;
     Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
                                      static_cast<int>(rep), open_t, close_t);
-    if (trank == 0)
+    if (trank == 0) {
+      result.comm = running.comm; // with any set_ops_per_unit of this repetition
       result.reps.push_back(std::move(r));
+    }
   }
   // The harness deletes what it created (after every rank has closed it), unless the module
   // keeps the file for a later test; kept files go after cleanup_module.
@@ -170,10 +191,26 @@ std::optional<Failure> run_test(RunState &rs, Module &module, const ModuleContex
   result.procs = c.procs;
   result.groups = c.groups;
   std::optional<Failure> local;
-  if (c.all != MPI_COMM_NULL)
+  int failed_rank = rs.size; // the failing rank in rs.comm (size: none)
+  if (c.all != MPI_COMM_NULL) {
     local = run_reps(rs, module, mctx, *plan.block, spec, index, c, result);
-  // Ranks idle in this test wait here for the verdict of those that ran it.
-  return agree(rs.comm, local ? local->message : "");
+    if (local)
+      failed_rank = rank_in(c.all, local->rank, rs.comm);
+  }
+  // Ranks idle in this test wait here for those that ran it, telling the watchdog they are
+  // alive (a test on some ranks may take long; a rank stuck in it has its own watchdog).
+  MPI_Request idle;
+  MPI_Ibarrier(rs.comm, &idle);
+  for (int done = 0; MPI_Test(&idle, &done, MPI_STATUS_IGNORE), !done;) {
+    heartbeat("waiting for the ranks in the test");
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  int first = failed_rank;
+  MPI_Allreduce(&failed_rank, &first, 1, MPI_INT, MPI_MIN, rs.comm);
+  auto agreed = agree(rs.comm, local ? local->message : "");
+  if (agreed && first < rs.size)
+    agreed->rank = first; // the rank that failed, not the lowest rank of the test
+  return agreed;
 }
 
 } // namespace pio::harness

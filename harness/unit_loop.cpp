@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "watchdog.hpp"
 
@@ -22,8 +23,8 @@ std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double e
   return next;
 }
 
-PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index,
-                      bool flush, bool collective) {
+PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
+                      bool collective) {
   const Phase &phase = test.spec().phases.at(static_cast<size_t>(phase_index));
   int sync_rank = 0;
   MPI_Comm_rank(sync, &sync_rank);
@@ -59,10 +60,15 @@ PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phas
     std::int64_t moved = 0;
     try {
       moved = module.work_unit(unit);
+      if (moved < 0)
+        work_error = "work_unit: returned a negative byte count (" + std::to_string(moved) +
+                     ") (fix: a bug in the module: work_unit returns the bytes it moved, 0 or "
+                     "more)";
     } catch (...) {
       work_error = describe_current_exception("work_unit");
     }
     const double own_end = MPI_Wtime();
+    heartbeat_wait();
     // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
     int failed = work_error.empty() ? 0 : 1, any = 0;
     MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);

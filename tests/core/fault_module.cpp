@@ -2,6 +2,7 @@
 // error consensus of docs/reliability.md can be tested in every one of the seven methods.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -19,6 +20,10 @@ public:
     fail_rank_ = ctx.settings.integer("FailRank");
     fail_test_ = ctx.settings.integer("FailTest");
     crash_ = ctx.settings.flag("Crash");
+    segv_ = ctx.settings.flag("Segv");
+    exit_ = ctx.settings.flag("Exit");
+    bytes_ = ctx.settings.integer("ReturnBytes");
+    move_away_ = ctx.settings.has("MoveAway") ? ctx.settings.text("MoveAway") : "";
     hang_ = ctx.settings.flag("Hang");
     rank_ = ctx.rank;
     if (ctx.settings.has("ClaimFile") && !ctx.settings.text("ClaimFile").empty() && ctx.rank == 0) {
@@ -82,11 +87,16 @@ public:
                                        MPI_BYTE, MPI_STATUS_IGNORE),
                      "MPI_File_write_at");
     }
-    return 8;
+    return bytes_;
   }
   void after_work_unit(pio::UnitContext &) override { maybe_fail("after_work_unit", test_); }
   void cleanup_test(pio::TestContext &t) override { maybe_fail("cleanup_test", t.test_index); }
-  void cleanup_module(const pio::ModuleContext &) override { maybe_fail("cleanup_module", 0); }
+  void cleanup_module(const pio::ModuleContext &ctx) override {
+    // A directory that vanishes during the run (e.g. the results file's): renamed away.
+    if (!move_away_.empty() && ctx.rank == 0)
+      std::rename(move_away_.c_str(), (move_away_ + ".moved").c_str());
+    maybe_fail("cleanup_module", 0);
+  }
 
 private:
   void maybe_fail(const char *method, std::int64_t test) {
@@ -95,7 +105,11 @@ private:
       return;
     if (crash_)
       std::abort();
-    while (hang_) // a rank stuck for good: the others wait for it at the next collective
+    if (segv_)
+      std::raise(SIGSEGV);
+    if (exit_)
+      std::exit(0); // what a module must never do: the harness must not report success
+    while (hang_)   // a rank stuck for good: the others wait for it at the next collective
       std::this_thread::sleep_for(std::chrono::seconds(1));
     throw pio::Error(std::string("injected failure in ") + method + " on rank " +
                          std::to_string(rank_),
@@ -104,6 +118,10 @@ private:
   std::string where_;
   std::int64_t fail_rank_ = 0, fail_test_ = 0;
   bool crash_ = false;
+  bool segv_ = false;
+  bool exit_ = false;
+  std::int64_t bytes_ = 8;
+  std::string move_away_;
   bool hang_ = false;
   std::string suffix_;
   int rank_ = 0;
@@ -124,13 +142,19 @@ pio::ModuleInfo faults_info() {
        "method that fails",
        {"none", "init_module", "describe_test", "before_work_unit", "work_unit", "after_work_unit",
         "cleanup_test", "cleanup_module"}},
-      pio::DirectiveSpec{"FailRank", pio::DirectiveType::Integer, "0", "rank that fails"}.at_least(0),
+      pio::DirectiveSpec{"FailRank", pio::DirectiveType::Integer, "0", "rank that fails"}.at_least(
+          0),
       pio::DirectiveSpec{"FailTest", pio::DirectiveType::Integer, "0", "test index that fails"}
           .at_least(0),
       pio::DirectiveSpec{"Tests", pio::DirectiveType::Integer, "2", "number of tests"}.at_least(0),
       {"UseFile", pio::DirectiveType::Flag, "on", "open the test file"},
       {"Crash", pio::DirectiveType::Flag, "off", "abort the process instead of throwing"},
       {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"},
+      {"Segv", pio::DirectiveType::Flag, "off", "raise SIGSEGV instead of throwing"},
+      {"Exit", pio::DirectiveType::Flag, "off", "call exit(0) instead of throwing"},
+      {"ReturnBytes", pio::DirectiveType::Integer, "8", "what work_unit returns"},
+      {"MoveAway", pio::DirectiveType::Text, "",
+       "cleanup_module on rank 0 renames this path to PATH.moved"},
       {"FileSuffix", pio::DirectiveType::Text, "", "TestSpec::file_suffix of every test"},
       {"KeepFile", pio::DirectiveType::Flag, "off", "TestSpec::keep_file of every test"},
       {"ClaimFile", pio::DirectiveType::Text, "",

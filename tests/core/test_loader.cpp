@@ -2,6 +2,8 @@
 // anything else is called, naming both versions), a missing symbol; directory scans.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "loader.hpp"
 #include "mpi_test.hpp"
 #include "pio/version.hpp"
@@ -59,4 +61,42 @@ TEST_CASE("a scan keeps good modules and reports bad files", "[loader]") {
   CHECK(cat.find("Simple Strided") != nullptr); // by title too
   CHECK(cat.find("null") != nullptr);
   CHECK(cat.problems.size() == 3);
+}
+
+TEST_CASE("a truncated or broken module file is refused by name, never mapped", "[loader]") {
+  pio::test::TempDir dir;
+  // Half of a real module: dlopen of it would die of SIGBUS.
+  const auto whole = pio::test::read_bytes(pio::test::module_dir() + "/null.so");
+  {
+    std::ofstream f(dir.file("half.so"), std::ios::binary);
+    f.write(reinterpret_cast<const char *>(whole.data()),
+            static_cast<std::streamsize>(whole.size() / 2));
+  }
+  pio::test::write_text(dir.file("text.so"), "not a shared object\n");
+  CHECK_THROWS_WITH(pio::harness::load_library(dir.file("half.so")),
+                    Contains(dir.file("half.so")) && Contains("is truncated"));
+  CHECK_THROWS_WITH(pio::harness::load_library(dir.file("text.so")),
+                    Contains(dir.file("text.so")) && Contains("is not an ELF file"));
+  const auto cat = pio::harness::scan_modules({dir.path(), pio::test::module_dir()});
+  CHECK(cat.find("null") != nullptr);
+  CHECK(cat.problems.size() == 2);
+}
+
+TEST_CASE("the same module in two directories is reported with both paths", "[loader]") {
+  pio::test::TempDir a, b;
+  for (const auto *d : {&a, &b}) {
+    const auto bytes = pio::test::read_bytes(pio::test::module_dir() + "/null.so");
+    std::ofstream f(d->file("null.so"), std::ios::binary);
+    f.write(reinterpret_cast<const char *>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  }
+  // The same directory twice is one directory, not a duplicate.
+  auto once = pio::harness::scan_modules({a.path(), a.path()});
+  CHECK(once.duplicates.empty());
+  auto cat = pio::harness::scan_modules({a.path(), b.path()});
+  REQUIRE(cat.duplicates.count("null") == 1);
+  const auto warnings = cat.duplicate_warnings();
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Contains(a.file("null.so")) && Contains(b.file("null.so")) &&
+                              Contains(a.file("null.so") + " is used"));
 }

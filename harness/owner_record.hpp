@@ -1,0 +1,48 @@
+#pragma once
+/// The owner record of a file the harness creates (docs/reliability.md): `<file>.pio-owner`,
+/// a short text naming the run, host, process and its start, so that a later run recognises a
+/// leftover of a pio-bench run that died and may remove it, while a file without our record is
+/// never touched.
+
+#include <optional>
+#include <string>
+
+namespace pio::harness {
+
+/// Who created a file.
+struct OwnerRecord {
+  std::string run_id;     ///< unique per harness process
+  std::string host;       ///< gethostname
+  long pid = 0;           ///< process id
+  std::string boot_id;    ///< /proc/sys/kernel/random/boot_id ("" if unknown)
+  long long start = 0;    ///< process start time in clock ticks since boot (/proc/PID/stat)
+  std::string started_at; ///< UTC date, for messages
+};
+
+/// Whether the owner of a record still runs.
+enum class OwnerState {
+  Alive,   ///< this host, same boot, that process with the same start time exists
+  Gone,    ///< provably gone: this host, and another boot, or no such process, or another start
+  Unknown, ///< another host: cannot tell
+};
+
+/// The record path of a file: path + ".pio-owner".
+std::string owner_record_path(const std::string &path);
+
+/// This process's record (computed once).
+const OwnerRecord &my_owner_record();
+
+/// Writes this process's record for path, created exclusively (never replacing a file).
+/// Returns false if it could not be created (the data file is then simply not marked).
+bool write_owner_record(const std::string &path);
+
+/// Reads the record of path; nothing if there is none or it is not a pio-bench record.
+std::optional<OwnerRecord> read_owner_record(const std::string &path);
+
+/// Whether the record's owner still runs.
+OwnerState owner_state(const OwnerRecord &r);
+
+/// "run R (pid P on H, started D)" for messages.
+std::string describe_owner(const OwnerRecord &r);
+
+} // namespace pio::harness

@@ -1,0 +1,174 @@
+// Signal handlers and the exit check (process_guard.hpp). Only async-signal-safe calls in the
+// handlers: write, unlink, raise, _exit, sigaction.
+#include "process_guard.hpp"
+
+#include <limits.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "watchdog.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+constexpr int kSlots = 256;
+char g_paths[kSlots][PATH_MAX];
+std::atomic<bool> g_used[kSlots];
+std::mutex g_slots_mutex; // between threads adding and removing; handlers only read
+std::atomic<int> g_runs{0};
+
+void say(const char *s) noexcept {
+  std::size_t n = std::strlen(s);
+  while (n > 0) {
+    const ssize_t w = ::write(2, s, n);
+    if (w <= 0)
+      return;
+    s += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+void say_int(int v) noexcept {
+  char digits[16];
+  int n = 0;
+  unsigned u = v < 0 ? 0u : static_cast<unsigned>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u > 0 && n < 15);
+  char out[16];
+  for (int i = 0; i < n; ++i)
+    out[i] = digits[n - 1 - i];
+  out[n] = '\0';
+  say(out);
+}
+
+const char *signal_name(int sig) noexcept {
+  switch (sig) {
+  case SIGSEGV:
+    return "SIGSEGV (invalid memory access)";
+  case SIGBUS:
+    return "SIGBUS (bus error: e.g. a truncated mapped file)";
+  case SIGABRT:
+    return "SIGABRT (abort)";
+  case SIGFPE:
+    return "SIGFPE (arithmetic error)";
+  case SIGILL:
+    return "SIGILL (illegal instruction)";
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  }
+  return "a signal";
+}
+
+/// "pio-harness: error: rank R <what> <detail> in <module, test>, step <method>" on stderr.
+void say_position(const char *what, const char *detail = "") noexcept {
+  char where[512];
+  describe_position(where, sizeof where);
+  say("pio-harness: error: rank ");
+  say_int(watchdog_rank() < 0 ? 0 : watchdog_rank());
+  say(" ");
+  say(what);
+  say(detail);
+  say(" in ");
+  say(where);
+}
+
+void on_fatal(int sig) {
+  say_position("died of ", signal_name(sig));
+  say("; the files this rank created are removed (fix: a bug in the module or the harness: run "
+      "under a debugger or with core dumps to see more)\n");
+  remove_tracked();
+  // SA_RESETHAND restored the default action: die of the same signal.
+  ::raise(sig);
+}
+
+void on_stop(int sig) {
+  say_position(sig == SIGINT ? "was interrupted (SIGINT)" : "was terminated (SIGTERM)");
+  say("; the files this rank created are removed\n");
+  remove_tracked();
+  // mpiexec forwards the signal to every rank and kills the others (SIGKILL) once one exits:
+  // give every rank a moment to clean up first.
+  const timespec pause{0, 300 * 1000 * 1000};
+  ::nanosleep(&pause, nullptr);
+  ::_exit(128 + sig);
+}
+
+void check_exit() {
+  if (g_runs.load() == 0)
+    return;
+  say_position("called exit() before the run finished");
+  say("; the run is failed (fix: a module reports errors by throwing pio::Error, never by "
+      "exit())\n");
+  remove_tracked();
+  ::_exit(1);
+}
+
+alignas(16) char g_alt_stack[1 << 16];
+
+} // namespace
+
+void install_process_guards() {
+  stack_t ss{};
+  ss.ss_sp = g_alt_stack;
+  ss.ss_size = sizeof g_alt_stack;
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction fatal {};
+  fatal.sa_handler = on_fatal;
+  fatal.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+  sigemptyset(&fatal.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL})
+    ::sigaction(sig, &fatal, nullptr);
+  struct sigaction stop {};
+  stop.sa_handler = on_stop;
+  stop.sa_flags = SA_ONSTACK;
+  sigemptyset(&stop.sa_mask);
+  for (int sig : {SIGINT, SIGTERM})
+    ::sigaction(sig, &stop, nullptr);
+  std::atexit(check_exit);
+  std::at_quick_exit(check_exit);
+}
+
+void track_created(const std::string &path) {
+  if (path.size() >= PATH_MAX)
+    return;
+  std::lock_guard<std::mutex> lock(g_slots_mutex);
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load() && path == g_paths[i])
+      return;
+  for (int i = 0; i < kSlots; ++i)
+    if (!g_used[i].load()) {
+      std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+      g_used[i].store(true);
+      return;
+    }
+}
+
+void untrack_created(const std::string &path) {
+  std::lock_guard<std::mutex> lock(g_slots_mutex);
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load() && path == g_paths[i])
+      g_used[i].store(false);
+}
+
+void remove_tracked() noexcept {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load()) {
+      g_used[i].store(false);
+      ::unlink(g_paths[i]);
+    }
+}
+
+RunInProgress::RunInProgress() { ++g_runs; }
+RunInProgress::~RunInProgress() { --g_runs; }
+
+} // namespace pio::harness

@@ -1,0 +1,285 @@
+// Files that are not ours, leftovers of a crashed run, and failures that must be named
+// (issue 14, docs/reliability.md).
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "mpi_test.hpp"
+#include "owner_record.hpp"
+
+using pio::test::all_ranks;
+using pio::test::on_root;
+
+namespace {
+std::string null_block(const std::string &test_file, const std::string &extra = "") {
+  return "TestFile " + test_file + "\n" + extra +
+         "<ap_module>\nModuleName test_faults\nTests 1\n</ap_module>\n";
+}
+std::string text_of(const std::string &path) {
+  auto b = pio::test::read_bytes(path);
+  return std::string(b.begin(), b.end());
+}
+bool is_link(const std::string &path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+/// Names in dir that contain `part`.
+std::vector<std::string> names_with(const std::string &dir, const std::string &part) {
+  std::vector<std::string> out;
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *e = ::readdir(d))
+      if (std::string(e->d_name).find(part) != std::string::npos)
+        out.emplace_back(e->d_name);
+    ::closedir(d);
+  }
+  return out;
+}
+/// A leftover: the file and an owner record naming `host` and `pid` (collective).
+void leftover(const std::string &path, const std::string &host, long pid) {
+  pio::test::write_text(path, "left by a dead run"); // collective
+  const auto &me = pio::harness::my_owner_record();
+  pio::test::write_text(pio::harness::owner_record_path(path),
+                        "pio-bench owner record v1\nrun dead-run\nhost " + host + "\npid " +
+                            std::to_string(pid) + "\nboot " + me.boot_id +
+                            "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\n");
+}
+/// A pid no process can have: above the kernel's pid_max.
+long dead_pid() {
+  long pid_max = 4194304;
+  std::ifstream("/proc/sys/kernel/pid_max") >> pid_max;
+  return pid_max + 1;
+}
+} // namespace
+
+TEST_CASE("the results file: never a file this run did not create, a link or a directory",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const std::string data = dir.file("r.dat");
+  pio::harness::RunOptions opt;
+  SECTION("an existing results file is refused and kept, unless --overwrite") {
+    opt.results_path = dir.file("old.json");
+    pio::test::write_text(opt.results_path, "precious");
+    auto ran = pio::test::run_config_with(dir, "old", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(text_of(opt.results_path) == "precious"));
+    REQUIRE(on_root([&] {
+      return ran.err.find("exists and was not written by this run") != std::string::npos &&
+             ran.err.find("--overwrite") != std::string::npos;
+    }));
+    opt.overwrite = true;
+    ran = pio::test::run_config_with(dir, "old", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(
+        all_ranks(text_of(opt.results_path).find("\"status\": \"complete\"") != std::string::npos));
+  }
+  SECTION("a symbolic link is refused, even with --overwrite, and stays a link") {
+    opt.results_path = dir.file("link.json");
+    pio::test::write_text(dir.file("target.json"), "target");
+    if (pio::test::rank() == 0)
+      REQUIRE(::symlink(dir.file("target.json").c_str(), opt.results_path.c_str()) == 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+    opt.overwrite = true;
+    const auto ran = pio::test::run_config_with(dir, "link", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(is_link(opt.results_path) && text_of(dir.file("target.json")) == "target"));
+    REQUIRE(on_root([&] { return ran.err.find("is a symbolic link") != std::string::npos; }));
+  }
+  SECTION("a directory, or a directory that does not exist, is refused before any I/O") {
+    opt.results_path = dir.path();
+    auto ran = pio::test::run_config_with(dir, "isdir", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    opt.results_path = dir.file("no/such/dir/r.json");
+    ran = pio::test::run_config_with(dir, "nodir", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(on_root([&] { return ran.err.find("does not exist") != std::string::npos; }));
+    REQUIRE(all_ranks(!pio::test::exists(data)));
+  }
+  SECTION("a user's <results>.tmp is never touched; our temporaries never stay") {
+    opt.results_path = dir.file("t.json");
+    pio::test::write_text(opt.results_path + ".tmp", "user's");
+    const auto ran = pio::test::run_config_with(dir, "t", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(all_ranks(text_of(opt.results_path + ".tmp") == "user's"));
+    REQUIRE(all_ranks(names_with(dir.path(), "pio-tmp").empty()));
+  }
+  SECTION("results that cannot be written at the end fail the run (exit 1), never exit 0") {
+    ::mkdir(dir.file("res").c_str(), 0755);
+    opt.results_path = dir.file("res/r.json");
+    const auto ran = pio::test::run_config_with(
+        dir, "lost",
+        "TestFile " + data + "\n<ap_module>\nModuleName test_faults\nTests 1\nMoveAway " +
+            dir.file("res") + "\n</ap_module>\n",
+        opt);
+    REQUIRE(all_ranks(ran.exit_code == 1));
+    REQUIRE(on_root([&] {
+      return ran.err.find("results could not be written at the end") != std::string::npos;
+    }));
+    // What was written before is still there, and no temporary was left.
+    REQUIRE(all_ranks(pio::test::exists(dir.file("res.moved/r.json"))));
+    REQUIRE(all_ranks(names_with(dir.file("res.moved"), "pio-tmp").empty()));
+  }
+}
+
+TEST_CASE("a TestFile that is a symbolic link is refused, never followed or deleted",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const std::string link = dir.file("dangling.dat");
+  const std::string target = dir.file("target-never-created.dat");
+  if (pio::test::rank() == 0)
+    REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (bool overwrite : {false, true}) {
+    const auto ran = pio::test::run_config(dir, "dangling", null_block(link), false, overwrite);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(is_link(link) && !pio::test::exists(target)));
+    REQUIRE(on_root([&] { return ran.err.find("is a symbolic link") != std::string::npos; }));
+  }
+}
+
+TEST_CASE("leftovers of a dead pio-bench run are recognised; unmarked files never touched",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const std::string data = dir.file("left.dat");
+  const auto &me = pio::harness::my_owner_record();
+  SECTION("owner provably gone on this host: removed automatically") {
+    leftover(data, me.host, dead_pid());
+    const auto ran = pio::test::run_config(dir, "gone", null_block(data));
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      return ran.err.find("removed " + data + ", left behind by pio-bench run dead-run") !=
+             std::string::npos;
+    }));
+    REQUIRE(all_ranks(!pio::test::exists(data) &&
+                      !pio::test::exists(pio::harness::owner_record_path(data))));
+  }
+  SECTION("owner on another host: refused, removed with --clean-stale") {
+    leftover(data, "some-other-host.invalid", 4242);
+    auto ran = pio::test::run_config(dir, "other", null_block(data));
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(text_of(data) == "left by a dead run"));
+    REQUIRE(on_root([&] { return ran.err.find("--clean-stale") != std::string::npos; }));
+    pio::harness::RunOptions opt;
+    opt.clean_stale = true;
+    ran = pio::test::run_config_with(dir, "other2", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(all_ranks(!pio::test::exists(data)));
+  }
+  SECTION("owner alive (this very process): refused") {
+    pio::test::write_text(data, "in use");
+    if (pio::test::rank() == 0)
+      REQUIRE(pio::harness::write_owner_record(data));
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto ran = pio::test::run_config(dir, "alive", null_block(data));
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(on_root([&] { return ran.err.find("which is still running") != std::string::npos; }));
+    REQUIRE(all_ranks(text_of(data) == "in use"));
+  }
+  SECTION("a file with a record that is not ours is an unmarked file: refused, untouched") {
+    pio::test::write_text(data, "user data");
+    pio::test::write_text(pio::harness::owner_record_path(data), "something else\n");
+    pio::harness::RunOptions opt;
+    opt.clean_stale = true;
+    const auto ran = pio::test::run_config_with(dir, "foreign", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(text_of(data) == "user data"));
+  }
+  SECTION("a kept file loses its owner record: it is the user's now") {
+    const auto ran = pio::test::run_config(dir, "kept", null_block(data), true);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(all_ranks(pio::test::exists(data) &&
+                      !pio::test::exists(pio::harness::owner_record_path(data))));
+  }
+}
+
+TEST_CASE("a negative byte count from work_unit is an error naming the rank", "[hardening]") {
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(
+      dir, "negative",
+      "TestFile " + dir.file("n.dat") +
+          "\n<ap_module>\nModuleName test_faults\nTests 1\nReturnBytes -4096\n</ap_module>\n");
+  REQUIRE(all_ranks(ran.exit_code == 1));
+  REQUIRE(on_root([&] {
+    const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
+    return !t.at("error").is_null() && t["error"]["message"].get<std::string>().find(
+                                           "negative byte count (-4096)") != std::string::npos;
+  }));
+}
+
+TEST_CASE("the rank that failed is recorded and named, not the lowest rank of the test",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const int last = pio::test::size() - 1;
+  const auto ran = pio::test::run_config(
+      dir, "lastrank",
+      "TestFile " + dir.file("l.dat") +
+          "\n<ap_module>\nModuleName test_faults\nTests 1\nFailIn describe_test\nFailRank " +
+          std::to_string(last) + "\n</ap_module>\n");
+  REQUIRE(all_ranks(ran.exit_code == 1));
+  REQUIRE(on_root([&] {
+    const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
+    return t.at("error").at("rank") == last &&
+           ran.err.find("rank " + std::to_string(last) + ": ") != std::string::npos;
+  }));
+}
+
+TEST_CASE("names and comments that are not UTF-8 are recorded, never fatal", "[hardening]") {
+  pio::test::TempDir dir;
+  pio::harness::RunOptions opt;
+  opt.csv_path = dir.file("latin1.csv");
+  const std::string data = dir.file("caf\xe9.dat");
+  const auto ran = pio::test::run_config_with(
+      dir, "latin1",
+      "# r\xe9sultats (Latin-1)\nTestFile " + data +
+          "\n<ap_module>\nModuleName test_faults\nTests 1\nFileSuffix .\xff\n</ap_module>\n",
+      opt);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    // The document on disk is valid JSON (invalid bytes replaced), and so is the CSV written.
+    const auto doc = nlohmann::json::parse(text_of(dir.file("latin1.json")));
+    const std::string replaced = "caf\xef\xbf\xbd.dat"; // U+FFFD for the byte 0xE9
+    return doc.at("status") == "complete" &&
+           doc.at("test_file").get<std::string>().find(replaced) != std::string::npos &&
+           doc.at("config_text").get<std::string>().find("r\xef\xbf\xbdsultats") !=
+               std::string::npos &&
+           text_of(opt.csv_path).find("\ntest_faults,") != std::string::npos;
+  }));
+  REQUIRE(all_ranks(names_with(dir.path(), "pio-tmp").empty()));
+}
+
+TEST_CASE("loading: an API-version mismatch leads the message; a module in two named "
+          "directories is an error when the config names it",
+          "[hardening]") {
+  pio::test::TempDir dir, a, b;
+  pio::harness::RunOptions opt;
+  opt.module_dirs = {PIO_BAD_MODULE_DIR, pio::test::module_dir()};
+  auto ran = pio::test::run_config_with(dir, "oldapi",
+                                        "TestFile " + dir.file("x.dat") +
+                                            "\n<ap_module>\nModuleName bad_version\n</ap_module>\n",
+                                        opt);
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(on_root([&] {
+    const auto at = ran.err.find("module API version 999");
+    return at != std::string::npos && at < ran.err.find("no such module");
+  }));
+  const auto bytes = pio::test::read_bytes(pio::test::module_dir() + "/null.so");
+  if (pio::test::rank() == 0)
+    for (const auto *d : {&a, &b}) {
+      std::ofstream f(d->file("null.so"), std::ios::binary);
+      f.write(reinterpret_cast<const char *>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    }
+  MPI_Barrier(MPI_COMM_WORLD);
+  opt.module_dirs = {a.path(), b.path()};
+  ran = pio::test::run_config_with(
+      dir, "twice",
+      "TestFile " + dir.file("x.dat") + "\n<ap_module>\nModuleName null\n</ap_module>\n", opt);
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(on_root([&] {
+    return ran.err.find("module null is provided by both " + a.file("null.so") + " and " +
+                        b.file("null.so")) != std::string::npos;
+  }));
+}

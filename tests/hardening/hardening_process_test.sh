@@ -1,0 +1,161 @@
+#!/bin/sh
+# The real pio-harness under mpiexec (docs/reliability.md): every death explained and its
+# leftovers recognised, SIGINT/SIGTERM clean up and exit 130/143, an exit() in a module is a
+# failure, bad configs exit 2 on every rank, ModuleSettleTime does not trip the watchdog, and the
+# watchdog names the stuck rank. Usage: MPIEXEC N HARNESS MODDIR
+set -u
+mpiexec=$1; n=$2; harness=$3; moddir=$4
+last=$((n - 1))
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+passed=0
+fail() { echo "FAIL: $*"; exit 1; }
+ok() { passed=$((passed + 1)); }
+run() { # run CONF OUT [args...]: the harness under mpiexec; prints the exit code
+  conf=$1; out=$2; shift 2
+  "$mpiexec" -n "$n" "$harness" -c "$conf" "$@" > "$out" 2>&1
+  echo $?
+}
+faults() { # faults NAME DIRECTIVES: a config with one test_faults block failing on the last rank
+  cat > "$dir/$1.conf" <<CONF
+TestFile $dir/$1.dat
+ModulePath $moddir
+ResultsFile $dir/$1.json
+<ap_module>
+  ModuleName test_faults
+  FailRank $last
+  FailTest 1
+$2
+</ap_module>
+<ap_module>
+  ModuleName null
+</ap_module>
+CONF
+}
+no_leftovers() { # no file of ours may stay in $dir after a run that cleaned up
+  left=$(cd "$dir" && ls -A | grep -E '\.dat|pio-owner|pio-tmp' || true)
+  [ -z "$left" ] || fail "$1: left behind: $left"
+}
+
+# 1. Fatal signals name rank, module, test and method; the leftover is recognised next time.
+for case in "Segv SIGSEGV work_unit" "Crash SIGABRT describe_test"; do
+  set -- $case
+  faults "sig$1" "  FailIn $3
+  $1 on"
+  rc=$(run "$dir/sig$1.conf" "$dir/sig$1.out")
+  [ "$rc" -ne 0 ] || fail "$1: a rank that died must fail the run"
+  grep -q "rank $last died of $2" "$dir/sig$1.out" || fail "$1: no rank/signal: $(cat "$dir/sig$1.out")"
+  grep -q "in module test_faults, test 2 (t1), step $3" "$dir/sig$1.out" ||
+    fail "$1: module, test and method not named: $(cat "$dir/sig$1.out")"
+  # A run of the same config without the fault removes the dead run's leftover by itself.
+  sed -i "s/$1 on/$1 off/" "$dir/sig$1.conf"
+  rm -f "$dir/sig$1.json"
+  rc=$(run "$dir/sig$1.conf" "$dir/sig$1.again")
+  [ "$rc" -eq 1 ] || fail "$1: the rerun (with its injected exception) must run: rc $rc $(cat "$dir/sig$1.again")"
+  no_leftovers "$1 rerun"
+  ok
+done
+
+# 2. exit() inside a module on one rank is never a success.
+faults exit "  FailIn work_unit
+  Exit on"
+rc=$(run "$dir/exit.conf" "$dir/exit.out")
+[ "$rc" -ne 0 ] || fail "exit(0) in a module must not end the run with 0"
+grep -q "rank $last called exit() before the run finished in module test_faults, test 2 (t1), step work_unit" \
+  "$dir/exit.out" || fail "exit(): not explained: $(cat "$dir/exit.out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="running"' "$dir/exit.json" ||
+  fail "exit(): the results must say the run did not finish"
+ok
+
+# 3. SIGTERM and SIGINT: 143 and 130, and nothing of ours left.
+for sig in TERM:143 INT:130; do
+  name=${sig%%:*}; code=${sig##*:}
+  rm -f "$dir"/*.dat* "$dir/hang$name.json"
+  faults "hang$name" "  FailIn work_unit
+  FailTest 0
+  Hang on"
+  sed -i "1i StepTimeout 0" "$dir/hang$name.conf"
+  # One rank: the harness itself (a singleton), since mpiexec's own exit code then depends on
+  # whether it or the rank saw the signal first.
+  if [ "$n" -eq 1 ]; then
+    "$harness" -c "$dir/hang$name.conf" > "$dir/hang$name.out" 2>&1 &
+  else
+    "$mpiexec" -n "$n" "$harness" -c "$dir/hang$name.conf" > "$dir/hang$name.out" 2>&1 &
+  fi
+  pid=$!
+  i=0
+  while [ ! -e "$dir/hang$name.dat" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+  sleep 1
+  kill -"$name" $pid
+  wait $pid
+  rc=$?
+  # Each rank exits with 128 + signal. What mpiexec itself returns after it was signalled is
+  # its own business (MPICH's hydra returns 0 or a rank's code, depending on timing).
+  if [ "$n" -eq 1 ]; then
+    [ "$rc" -eq "$code" ] || fail "SIG$name: exit $rc, expected $code: $(cat "$dir/hang$name.out")"
+  fi
+  [ "$(grep -c "SIG$name) in module" "$dir/hang$name.out")" -eq "$n" ] ||
+    fail "SIG$name: not every rank cleaned up: $(cat "$dir/hang$name.out")"
+  grep -q "SIG$name) in module test_faults" "$dir/hang$name.out" ||
+    fail "SIG$name: where the run stopped is not named: $(cat "$dir/hang$name.out")"
+  rm -f "$dir/hang$name.json"
+  no_leftovers "SIG$name"
+  ok
+done
+
+# 4. Bad configs: exit 2 with file:line, before any file is made.
+printf 'Overwrite off\n' > "$dir/precious.dat"
+long=$(python3 -c 'print("#" + "x" * 4094 + "Overwrite on")')
+i=0
+for body in "Include self0.conf" "Include /dev/zero" "Include \"\"" "Include $dir" \
+    "WorkUnits 4@NUL@ 8" "$long" "StepTimeout nan" "ModuleReps 4294967296"; do
+  conf="$dir/self$i.conf"
+  {
+    echo "TestFile $dir/precious.dat"
+    echo "ModulePath $moddir"
+    echo "ResultsFile $dir/bad$i.json"
+    echo "<ap_module>"
+    echo "ModuleName null"
+    echo "</ap_module>"
+    echo "$body" | sed "s/self0/self$i/" | sed 's/@NUL@/\x00/'
+  } > "$conf"
+  where=7
+  case "$body" in WorkUnits*|ModuleReps*) # inside the block: line 6
+    sed -i '6d' "$conf"; echo "</ap_module>" >> "$conf"; where=6;; esac
+  rc=$(run "$conf" "$dir/bad$i.out")
+  [ "$rc" -eq 2 ] || fail "config '$body' must exit 2, got $rc: $(cat "$dir/bad$i.out")"
+  grep -q "self$i.conf:$where" "$dir/bad$i.out" || fail "config '$body': no file:line: $(cat "$dir/bad$i.out")"
+  grep -q "(fix: " "$dir/bad$i.out" || fail "config '$body': no fix"
+  [ "$(cat "$dir/precious.dat")" = "Overwrite off" ] || fail "config '$body' touched a user file"
+  [ ! -e "$dir/bad$i.json" ] || fail "config '$body' wrote results"
+  i=$((i + 1))
+done
+rm -f "$dir/precious.dat"
+no_leftovers "bad configs"
+ok
+
+# 5. ModuleSettleTime longer than StepTimeout is not a hang.
+cat > "$dir/settle.conf" <<CONF
+TestFile $dir/settle.dat
+ModulePath $moddir
+ResultsFile $dir/settle.json
+StepTimeout 1
+<ap_module>
+  ModuleName null
+  ModuleSettleTime 3
+</ap_module>
+CONF
+rc=$(run "$dir/settle.conf" "$dir/settle.out")
+[ "$rc" -eq 0 ] || fail "ModuleSettleTime 3 with StepTimeout 1 must not trip the watchdog: $(cat "$dir/settle.out")"
+ok
+
+# 6. The watchdog names the rank that is stuck, and in which step.
+faults stuck "  FailIn before_work_unit
+  Hang on"
+sed -i "1i StepTimeout 2" "$dir/stuck.conf"
+rc=$(run "$dir/stuck.conf" "$dir/stuck.out")
+[ "$rc" -ne 0 ] || fail "a stuck rank must fail the run"
+grep -q "rank $last made no progress for 2 s (StepTimeout) in module test_faults, test 2 (t1), step before_work_unit" \
+  "$dir/stuck.out" || fail "the stuck rank is not named: $(cat "$dir/stuck.out")"
+ok
+
+echo "hardening_process.n$n: $passed passed, 0 failed"
