@@ -72,11 +72,13 @@ void TestFiles::claim(const std::string &path) {
 bool TestFiles::release(const std::string &path) {
   if (!created_.count(path))
     return false;
-  created_.erase(path);
   ::unlink(owner_record_path(path).c_str());
   untrack_created(owner_record_path(path));
+  // A kept file stays this run's (a later test may write it again) but loses its owner record,
+  // so a later run treats it as the user's and never removes it.
   if (keep_)
     return false;
+  created_.erase(path);
   untrack_created(path);
   return ::unlink(path.c_str()) == 0;
 }
