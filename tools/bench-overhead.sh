@@ -60,6 +60,7 @@ CONF
     # side's best repetition over all rounds.
     pio_w=0; pio_r=0; hand_w=0; hand_r=0; bar_w=0; bar_r=0
     for round in $(seq "$ROUNDS"); do
+      rm -f "$WORK/r.json"
       mpiexec -n "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
       pio_w=$(max "$pio_w" "$(best_bw "$WORK/r.json" 0)")
       pio_r=$(max "$pio_r" "$(best_bw "$WORK/r.json" 1)")
@@ -92,6 +93,7 @@ TestFile $WORK/unused
   WorkUnits 2000
 </ap_module>
 CONF
+  rm -f "$WORK/n.json"
   mpiexec -n "$n" "$HARNESS" -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
   pio=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(min(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")
   bar=$(mpiexec -n "$n" "$HAND" barriers /dev/null 1 2000 "$REPS" allreduce)

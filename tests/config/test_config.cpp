@@ -3,30 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include "config.hpp"
+#include "config_helpers.hpp"
 #include "mpi_test.hpp"
 
 using Catch::Matchers::Contains;
 using pio::harness::ConfigError;
 using pio::harness::parse_config;
+using pio::test::conf;
+using pio::test::error_of;
 
-namespace {
-/// Writes text to dir/name and returns the path.
-std::string conf(const pio::test::TempDir &dir, const std::string &name, const std::string &text) {
-  pio::test::write_text(dir.file(name), text);
-  return dir.file(name);
-}
-
-/// Parses and returns the ConfigError's message (fails the test if parsing succeeds).
-std::string error_of(const std::string &path) {
-  try {
-    parse_config(path);
-  } catch (const ConfigError &e) {
-    return std::string(e.what()) + " | " + e.hint();
-  }
-  FAIL("expected a ConfigError for " << path);
-  return {};
-}
-} // namespace
 
 TEST_CASE("the thesis Table 3.3 example parses as printed", "[config]") {
   const auto c = parse_config(PIO_SOURCE_DIR "/conf/thesis-example.conf");

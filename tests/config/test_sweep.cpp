@@ -3,29 +3,17 @@
 #include <catch2/catch.hpp>
 
 #include "config.hpp"
+#include "config_helpers.hpp"
 #include "mpi_test.hpp"
 #include "sweep.hpp"
 
 using Catch::Matchers::Contains;
 using pio::harness::ConfigError;
 using pio::harness::parse_config;
+using pio::test::conf;
+using pio::test::error_of;
 
 namespace {
-std::string conf(const pio::test::TempDir &dir, const std::string &name, const std::string &text) {
-  pio::test::write_text(dir.file(name), text);
-  return dir.file(name);
-}
-
-std::string error_of(const std::string &path) {
-  try {
-    parse_config(path);
-  } catch (const ConfigError &e) {
-    return std::string(e.what()) + " | " + e.hint();
-  }
-  FAIL("expected a ConfigError for " << path);
-  return {};
-}
-
 std::string block(const std::string &lines) {
   return "<ap_module>\nModuleName simple_strided\n" + lines + "</ap_module>\n";
 }
