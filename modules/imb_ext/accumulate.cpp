@@ -64,9 +64,10 @@ private:
   /// The elementary transfer i (§5.2.8: the pure MPI_Accumulate).
   void accumulate(const Op &op, std::int64_t i) const {
     const int l = op.count(true);
-    mpi(MPI_Accumulate(op.buf->send.at(i), l, MPI_FLOAT, 0, static_cast<MPI_Aint>(section(i) * l),
-                       l, MPI_FLOAT, MPI_SUM, win_.get()),
-        "MPI_Accumulate");
+    pio::mpi_check(MPI_Accumulate(op.buf->send.at(i), l, MPI_FLOAT, 0,
+                                  static_cast<MPI_Aint>(section(i) * l), l, MPI_FLOAT, MPI_SUM,
+                                  win_.get()),
+                   "MPI_Accumulate");
   }
 };
 

@@ -24,18 +24,18 @@ std::map<std::string, std::string> OneSided::params() const {
 void OneSided::open_window(const Op &op, std::int64_t bytes_per_slot, bool expose, int unit) {
   slots_ = mode_ == Mode::Aggregate ? std::max<std::int64_t>(1, op.n_max) : 1;
   memory_.assign(expose ? static_cast<size_t>(slots_ * bytes_per_slot) : 0, 0);
-  mpi(MPI_Win_create(memory_.data(), static_cast<MPI_Aint>(memory_.size()), unit, MPI_INFO_NULL,
-                     op.comm, win_.out()),
-      "MPI_Win_create");
+  pio::mpi_check(MPI_Win_create(memory_.data(), static_cast<MPI_Aint>(memory_.size()), unit,
+                                MPI_INFO_NULL, op.comm, win_.out()),
+                 "MPI_Win_create");
   fence();
 }
 
-void OneSided::fence() const { mpi(MPI_Win_fence(0, win_.get()), "MPI_Win_fence"); }
+void OneSided::fence() const { pio::mpi_check(MPI_Win_fence(0, win_.get()), "MPI_Win_fence"); }
 
 void OneSided::release(const Op &) {
   MPI_Win w = win_.release();
   if (w != MPI_WIN_NULL)
-    mpi(MPI_Win_free(&w), "MPI_Win_free");
+    pio::mpi_check(MPI_Win_free(&w), "MPI_Win_free");
   memory_.clear();
 }
 

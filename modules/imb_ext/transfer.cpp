@@ -70,9 +70,11 @@ private:
     const int peer = 1 - op.rank, n = static_cast<int>(op.x);
     const MPI_Aint disp = static_cast<MPI_Aint>(section(i) * op.x);
     if (access_ == Access::Put)
-      mpi(MPI_Put(op.buf->send.at(i), n, MPI_BYTE, peer, disp, n, MPI_BYTE, win_.get()), "MPI_Put");
+      pio::mpi_check(MPI_Put(op.buf->send.at(i), n, MPI_BYTE, peer, disp, n, MPI_BYTE, win_.get()),
+                     "MPI_Put");
     else
-      mpi(MPI_Get(op.buf->recv.at(i), n, MPI_BYTE, peer, disp, n, MPI_BYTE, win_.get()), "MPI_Get");
+      pio::mpi_check(MPI_Get(op.buf->recv.at(i), n, MPI_BYTE, peer, disp, n, MPI_BYTE, win_.get()),
+                     "MPI_Get");
   }
 
   Traits traits_;

@@ -19,15 +19,16 @@ public:
 
   void run(const Op &op, std::int64_t) override {
     MPI_Win w = MPI_WIN_NULL;
-    mpi(MPI_Win_create(op.buf->recv.at(0), static_cast<MPI_Aint>(op.x), 1, MPI_INFO_NULL, op.comm,
-                       &w),
-        "MPI_Win_create");
+    pio::mpi_check(MPI_Win_create(op.buf->recv.at(0), static_cast<MPI_Aint>(op.x), 1, MPI_INFO_NULL,
+                                  op.comm, &w),
+                   "MPI_Win_create");
     ++open_;
-    mpi(MPI_Win_fence(0, w), "MPI_Win_fence");
+    pio::mpi_check(MPI_Win_fence(0, w), "MPI_Win_fence");
     if (op.x > 0)
-      mpi(MPI_Put(op.buf->send.at(0), 1, MPI_BYTE, op.rank, 0, 1, MPI_BYTE, w), "MPI_Put");
-    mpi(MPI_Win_fence(0, w), "MPI_Win_fence");
-    mpi(MPI_Win_free(&w), "MPI_Win_free");
+      pio::mpi_check(MPI_Put(op.buf->send.at(0), 1, MPI_BYTE, op.rank, 0, 1, MPI_BYTE, w),
+                     "MPI_Put");
+    pio::mpi_check(MPI_Win_fence(0, w), "MPI_Win_fence");
+    pio::mpi_check(MPI_Win_free(&w), "MPI_Win_free");
     --open_;
   }
 

@@ -15,8 +15,6 @@ namespace imb::io {
 
 namespace {
 
-void mpi(int rc, const char *call) { pio::mpi_check(rc, call); }
-
 bool is_write(const Benchmark &b) { return b.action == Action::Write; }
 
 } // namespace
@@ -112,9 +110,10 @@ void IoModule::fill_file() {
   for (std::int64_t k = 0; k < portion_.length; ++k)
     data[static_cast<size_t>(k)] = data_byte(rank_, k);
   for (std::int64_t j = 0; j < n_; ++j)
-    mpi(MPI_File_write_at(fh_, file_offset(b_.pos, portion_, x_, j), data.data(),
-                          static_cast<int>(portion_.length), MPI_BYTE, MPI_STATUS_IGNORE),
-        "MPI_File_write_at");
+    pio::mpi_check(MPI_File_write_at(fh_, file_offset(b_.pos, portion_, x_, j), data.data(),
+                                     static_cast<int>(portion_.length), MPI_BYTE,
+                                     MPI_STATUS_IGNORE),
+                   "MPI_File_write_at");
   complete();
 }
 
@@ -152,15 +151,17 @@ void IoModule::describe_test(pio::TestContext &test) {
     MPI_Aint disp = static_cast<MPI_Aint>(portion_.first);
     MPI_Datatype block = MPI_DATATYPE_NULL, tiled = MPI_DATATYPE_NULL;
     MPI_Datatype bytes = MPI_BYTE;
-    mpi(MPI_Type_create_struct(1, &len, &disp, &bytes, &block), "MPI_Type_create_struct");
+    pio::mpi_check(MPI_Type_create_struct(1, &len, &disp, &bytes, &block),
+                   "MPI_Type_create_struct");
     pio::Datatype owner(block, false);
-    mpi(MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(x_), &tiled),
-        "MPI_Type_create_resized");
+    pio::mpi_check(MPI_Type_create_resized(block, 0, static_cast<MPI_Aint>(x_), &tiled),
+                   "MPI_Type_create_resized");
     view_ = pio::Datatype(tiled);
     filetype = view_.get();
   }
   char native[] = "native";
-  mpi(MPI_File_set_view(fh_, 0, MPI_BYTE, filetype, native, MPI_INFO_NULL), "MPI_File_set_view");
+  pio::mpi_check(MPI_File_set_view(fh_, 0, MPI_BYTE, filetype, native, MPI_INFO_NULL),
+                 "MPI_File_set_view");
   reqs_.assign(static_cast<size_t>(n_), MPI_REQUEST_NULL);
   if (b_.nonblocking) {
     // t_pure: the equivalent blocking sample, timed here (untimed by the harness) as IMB does
@@ -170,7 +171,7 @@ void IoModule::describe_test(pio::TestContext &test) {
     const double start = MPI_Wtime();
     blocking_sample();
     double mine = (MPI_Wtime() - start) / static_cast<double>(n_), t_pure = 0;
-    mpi(MPI_Allreduce(&mine, &t_pure, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+    pio::mpi_check(MPI_Allreduce(&mine, &t_pure, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
     if (test.group == 0 && rank_ == 0)
       pure_cpu_[test_index_] = {t_pure, t_cpu_};
   }
@@ -178,9 +179,9 @@ void IoModule::describe_test(pio::TestContext &test) {
 
 void IoModule::rewind() {
   if (b_.pos == Positioning::Shared)
-    mpi(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET), "MPI_File_seek_shared");
+    pio::mpi_check(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET), "MPI_File_seek_shared");
   else if (b_.pos != Positioning::Expl)
-    mpi(MPI_File_seek(fh_, 0, MPI_SEEK_SET), "MPI_File_seek");
+    pio::mpi_check(MPI_File_seek(fh_, 0, MPI_SEEK_SET), "MPI_File_seek");
 }
 
 void IoModule::before_work_unit(pio::UnitContext &) {
@@ -198,38 +199,38 @@ void IoModule::transfer(std::int64_t j) {
     switch (b_.pos) {
     case Positioning::Indv:
     case Positioning::Priv:
-      mpi(coll ? MPI_File_write_all(fh_, buf, len, MPI_BYTE, &st)
-               : MPI_File_write(fh_, buf, len, MPI_BYTE, &st),
-          "MPI_File_write");
+      pio::mpi_check(coll ? MPI_File_write_all(fh_, buf, len, MPI_BYTE, &st)
+                          : MPI_File_write(fh_, buf, len, MPI_BYTE, &st),
+                     "MPI_File_write");
       break;
     case Positioning::Expl:
-      mpi(coll ? MPI_File_write_at_all(fh_, off, buf, len, MPI_BYTE, &st)
-               : MPI_File_write_at(fh_, off, buf, len, MPI_BYTE, &st),
-          "MPI_File_write_at");
+      pio::mpi_check(coll ? MPI_File_write_at_all(fh_, off, buf, len, MPI_BYTE, &st)
+                          : MPI_File_write_at(fh_, off, buf, len, MPI_BYTE, &st),
+                     "MPI_File_write_at");
       break;
     case Positioning::Shared:
-      mpi(coll ? MPI_File_write_ordered(fh_, buf, len, MPI_BYTE, &st)
-               : MPI_File_write_shared(fh_, buf, len, MPI_BYTE, &st),
-          "MPI_File_write_shared");
+      pio::mpi_check(coll ? MPI_File_write_ordered(fh_, buf, len, MPI_BYTE, &st)
+                          : MPI_File_write_shared(fh_, buf, len, MPI_BYTE, &st),
+                     "MPI_File_write_shared");
       break;
     }
   } else {
     switch (b_.pos) {
     case Positioning::Indv:
     case Positioning::Priv:
-      mpi(coll ? MPI_File_read_all(fh_, buf, len, MPI_BYTE, &st)
-               : MPI_File_read(fh_, buf, len, MPI_BYTE, &st),
-          "MPI_File_read");
+      pio::mpi_check(coll ? MPI_File_read_all(fh_, buf, len, MPI_BYTE, &st)
+                          : MPI_File_read(fh_, buf, len, MPI_BYTE, &st),
+                     "MPI_File_read");
       break;
     case Positioning::Expl:
-      mpi(coll ? MPI_File_read_at_all(fh_, off, buf, len, MPI_BYTE, &st)
-               : MPI_File_read_at(fh_, off, buf, len, MPI_BYTE, &st),
-          "MPI_File_read_at");
+      pio::mpi_check(coll ? MPI_File_read_at_all(fh_, off, buf, len, MPI_BYTE, &st)
+                          : MPI_File_read_at(fh_, off, buf, len, MPI_BYTE, &st),
+                     "MPI_File_read_at");
       break;
     case Positioning::Shared:
-      mpi(coll ? MPI_File_read_ordered(fh_, buf, len, MPI_BYTE, &st)
-               : MPI_File_read_shared(fh_, buf, len, MPI_BYTE, &st),
-          "MPI_File_read_shared");
+      pio::mpi_check(coll ? MPI_File_read_ordered(fh_, buf, len, MPI_BYTE, &st)
+                          : MPI_File_read_shared(fh_, buf, len, MPI_BYTE, &st),
+                     "MPI_File_read_shared");
       break;
     }
   }
@@ -241,34 +242,38 @@ void IoModule::start(std::int64_t j, MPI_Request *req) {
   const MPI_Offset off = file_offset(b_.pos, portion_, x_, j);
   if (b_.cls == Class::Collective) { // split collectives: begin here, end after the exploit
     if (is_write(b_))
-      mpi(b_.pos == Positioning::Expl ? MPI_File_write_at_all_begin(fh_, off, buf, len, MPI_BYTE)
+      pio::mpi_check(
+          b_.pos == Positioning::Expl ? MPI_File_write_at_all_begin(fh_, off, buf, len, MPI_BYTE)
           : b_.pos == Positioning::Shared ? MPI_File_write_ordered_begin(fh_, buf, len, MPI_BYTE)
                                           : MPI_File_write_all_begin(fh_, buf, len, MPI_BYTE),
           "MPI_File_write_*_begin");
     else
-      mpi(b_.pos == Positioning::Expl     ? MPI_File_read_at_all_begin(fh_, off, buf, len, MPI_BYTE)
+      pio::mpi_check(
+          b_.pos == Positioning::Expl     ? MPI_File_read_at_all_begin(fh_, off, buf, len, MPI_BYTE)
           : b_.pos == Positioning::Shared ? MPI_File_read_ordered_begin(fh_, buf, len, MPI_BYTE)
                                           : MPI_File_read_all_begin(fh_, buf, len, MPI_BYTE),
           "MPI_File_read_*_begin");
     return;
   }
   if (is_write(b_))
-    mpi(b_.pos == Positioning::Expl     ? MPI_File_iwrite_at(fh_, off, buf, len, MPI_BYTE, req)
+    pio::mpi_check(
+        b_.pos == Positioning::Expl     ? MPI_File_iwrite_at(fh_, off, buf, len, MPI_BYTE, req)
         : b_.pos == Positioning::Shared ? MPI_File_iwrite_shared(fh_, buf, len, MPI_BYTE, req)
                                         : MPI_File_iwrite(fh_, buf, len, MPI_BYTE, req),
         "MPI_File_iwrite*");
   else
-    mpi(b_.pos == Positioning::Expl     ? MPI_File_iread_at(fh_, off, buf, len, MPI_BYTE, req)
+    pio::mpi_check(
+        b_.pos == Positioning::Expl     ? MPI_File_iread_at(fh_, off, buf, len, MPI_BYTE, req)
         : b_.pos == Positioning::Shared ? MPI_File_iread_shared(fh_, buf, len, MPI_BYTE, req)
                                         : MPI_File_iread(fh_, buf, len, MPI_BYTE, req),
         "MPI_File_iread*");
 }
 
 void IoModule::complete() {
-  mpi(MPI_File_sync(fh_), "MPI_File_sync");
+  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
   if (b_.pos != Positioning::Priv) // a private file's communicator is MPI_COMM_SELF
-    mpi(MPI_Barrier(comm_), "MPI_Barrier");
-  mpi(MPI_File_sync(fh_), "MPI_File_sync");
+    pio::mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
+  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
 }
 
 void IoModule::blocking_sample() {
@@ -294,22 +299,23 @@ void IoModule::overlapped_sample() {
       cpu_.run();
       char *buf = buf_.data();
       if (is_write(b_))
-        mpi(b_.pos == Positioning::Expl     ? MPI_File_write_at_all_end(fh_, buf, &st)
-            : b_.pos == Positioning::Shared ? MPI_File_write_ordered_end(fh_, buf, &st)
-                                            : MPI_File_write_all_end(fh_, buf, &st),
-            "MPI_File_write_*_end");
+        pio::mpi_check(b_.pos == Positioning::Expl     ? MPI_File_write_at_all_end(fh_, buf, &st)
+                       : b_.pos == Positioning::Shared ? MPI_File_write_ordered_end(fh_, buf, &st)
+                                                       : MPI_File_write_all_end(fh_, buf, &st),
+                       "MPI_File_write_*_end");
       else
-        mpi(b_.pos == Positioning::Expl     ? MPI_File_read_at_all_end(fh_, buf, &st)
-            : b_.pos == Positioning::Shared ? MPI_File_read_ordered_end(fh_, buf, &st)
-                                            : MPI_File_read_all_end(fh_, buf, &st),
-            "MPI_File_read_*_end");
+        pio::mpi_check(b_.pos == Positioning::Expl     ? MPI_File_read_at_all_end(fh_, buf, &st)
+                       : b_.pos == Positioning::Shared ? MPI_File_read_ordered_end(fh_, buf, &st)
+                                                       : MPI_File_read_all_end(fh_, buf, &st),
+                       "MPI_File_read_*_end");
     }
   } else {
     for (std::int64_t j = 0; j < n_; ++j)
       start(j, &reqs_[static_cast<size_t>(j)]);
     for (std::int64_t j = 0; j < n_; ++j)
       cpu_.run();
-    mpi(MPI_Waitall(static_cast<int>(n_), reqs_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    pio::mpi_check(MPI_Waitall(static_cast<int>(n_), reqs_.data(), MPI_STATUSES_IGNORE),
+                   "MPI_Waitall");
   }
   if (is_write(b_))
     complete();
@@ -321,10 +327,12 @@ std::int64_t IoModule::work_unit(pio::UnitContext &) {
     pio::Info info(hints_);
     for (std::int64_t i = 0; i < n_; ++i) {
       MPI_File f = MPI_FILE_NULL;
-      mpi(MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
+      pio::mpi_check(
+          MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
           "MPI_File_open");
-      mpi(MPI_File_write(f, buf_.data(), 1, MPI_BYTE, MPI_STATUS_IGNORE), "MPI_File_write");
-      mpi(MPI_File_close(&f), "MPI_File_close");
+      pio::mpi_check(MPI_File_write(f, buf_.data(), 1, MPI_BYTE, MPI_STATUS_IGNORE),
+                     "MPI_File_write");
+      pio::mpi_check(MPI_File_close(&f), "MPI_File_close");
     }
     return n_;
   }

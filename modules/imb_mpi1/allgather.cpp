@@ -14,14 +14,12 @@ public:
   Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }
   void run(const Op &op, std::int64_t i) override {
     const int n = op.count(false);
-    mpi(MPI_Allgather(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
+    pio::mpi_check(
+        MPI_Allgather(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
         "MPI_Allgather");
   }
   std::string check(const Op &op, std::int64_t i) const override {
-    for (int p = 0; p < op.np; ++p)
-      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, 0, op.x); !e.empty())
-        return "block " + std::to_string(p) + ": " + e;
-    return {};
+    return expect_blocks(op.buf->recv.at(i), op.np, op.x, 0);
   }
 };
 

@@ -12,26 +12,18 @@ public:
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }
-  void prepare(const Op &op) override {
-    counts_.assign(static_cast<size_t>(op.np), op.count(false));
-    displs_.resize(static_cast<size_t>(op.np));
-    for (int p = 0; p < op.np; ++p)
-      displs_[static_cast<size_t>(p)] = p * op.count(false);
-  }
+  void prepare(const Op &op) override { blocks_ = equal_blocks(op.np, op.count(false)); }
   void run(const Op &op, std::int64_t i) override {
-    mpi(MPI_Allgatherv(op.buf->send.at(i), op.count(false), MPI_BYTE, op.buf->recv.at(i),
-                       counts_.data(), displs_.data(), MPI_BYTE, op.comm),
-        "MPI_Allgatherv");
+    pio::mpi_check(MPI_Allgatherv(op.buf->send.at(i), op.count(false), MPI_BYTE, op.buf->recv.at(i),
+                                  blocks_.counts.data(), blocks_.displs.data(), MPI_BYTE, op.comm),
+                   "MPI_Allgatherv");
   }
   std::string check(const Op &op, std::int64_t i) const override {
-    for (int p = 0; p < op.np; ++p)
-      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, 0, op.x); !e.empty())
-        return "block " + std::to_string(p) + ": " + e;
-    return {};
+    return expect_blocks(op.buf->recv.at(i), op.np, op.x, 0);
   }
 
 private:
-  std::vector<int> counts_, displs_;
+  Blocks blocks_;
 };
 
 } // namespace

@@ -12,9 +12,9 @@ public:
     return t;
   }
   void run(const Op &op, std::int64_t i) override {
-    mpi(MPI_Allreduce(op.buf->send.at(i), op.buf->recv.at(i), op.count(true), MPI_FLOAT, MPI_SUM,
-                      op.comm),
-        "MPI_Allreduce");
+    pio::mpi_check(MPI_Allreduce(op.buf->send.at(i), op.buf->recv.at(i), op.count(true), MPI_FLOAT,
+                                 MPI_SUM, op.comm),
+                   "MPI_Allreduce");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return expect_sums(op.buf->recv.at(i), op.np, 0, op.count(true));

@@ -14,15 +14,13 @@ public:
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x * np}; }
   void run(const Op &op, std::int64_t i) override {
     const int n = op.count(false);
-    mpi(MPI_Alltoall(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
+    pio::mpi_check(
+        MPI_Alltoall(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.comm),
         "MPI_Alltoall");
   }
   // Block p came from rank p's block for this rank.
   std::string check(const Op &op, std::int64_t i) const override {
-    for (int p = 0; p < op.np; ++p)
-      if (auto e = expect_bytes(op.buf->recv.at(i) + p * op.x, p, op.rank * op.x, op.x); !e.empty())
-        return "block " + std::to_string(p) + ": " + e;
-    return {};
+    return expect_blocks(op.buf->recv.at(i), op.np, op.x, op.rank * op.x);
   }
   std::int64_t bytes_sent(const Op &op) const override { return op.x * op.np; }
 };

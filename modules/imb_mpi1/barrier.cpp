@@ -11,7 +11,9 @@ public:
     return t;
   }
   Lengths lengths(std::int64_t, int) const override { return {0, 0}; }
-  void run(const Op &op, std::int64_t) override { mpi(MPI_Barrier(op.comm), "MPI_Barrier"); }
+  void run(const Op &op, std::int64_t) override {
+    pio::mpi_check(MPI_Barrier(op.comm), "MPI_Barrier");
+  }
   std::string check(const Op &, std::int64_t) const override { return {}; }
   std::int64_t bytes_sent(const Op &) const override { return 0; }
 };

@@ -15,7 +15,7 @@ public:
   void run(const Op &op, std::int64_t i) override {
     const int root = op.root(i);
     char *buf = op.rank == root ? op.buf->send.at(i) : op.buf->recv.at(i);
-    mpi(MPI_Bcast(buf, op.count(false), MPI_BYTE, root, op.comm), "MPI_Bcast");
+    pio::mpi_check(MPI_Bcast(buf, op.count(false), MPI_BYTE, root, op.comm), "MPI_Bcast");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     const int root = op.root(i);

@@ -5,16 +5,6 @@
 
 namespace imb {
 
-void mpi(int rc, const char *call) {
-  if (rc != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    throw pio::Error(std::string(call) + " failed: " + std::string(text, static_cast<size_t>(len)),
-                     "check the MPI installation and the process count");
-  }
-}
-
 std::string expect_bytes(const char *got, int sender, std::int64_t from, std::int64_t n) {
   for (std::int64_t k = 0; k < n; ++k)
     if (static_cast<std::uint8_t>(got[k]) != byte_of(sender, from + k))
@@ -22,6 +12,21 @@ std::string expect_bytes(const char *got, int sender, std::int64_t from, std::in
              std::to_string(static_cast<std::uint8_t>(got[k])) + ", rank " +
              std::to_string(sender) + " sent " + std::to_string(byte_of(sender, from + k));
   return {};
+}
+
+std::string expect_blocks(const char *got, int np, std::int64_t x, std::int64_t from) {
+  for (int p = 0; p < np; ++p)
+    if (auto e = expect_bytes(got + p * x, p, from, x); !e.empty())
+      return "block " + std::to_string(p) + ": " + e;
+  return {};
+}
+
+Blocks equal_blocks(int np, int count) {
+  Blocks b;
+  b.counts.assign(static_cast<size_t>(np), count);
+  for (int p = 0; p < np; ++p)
+    b.displs.push_back(p * count);
+  return b;
 }
 
 std::string expect_sums(const char *got, int np, std::int64_t first, std::int64_t n) {

@@ -20,14 +20,17 @@ public:
     const int right = (op.rank + 1) % op.np, left = (op.rank + op.np - 1) % op.np;
     const int n = op.count(false);
     MPI_Request req[2];
-    mpi(MPI_Isend(op.buf->send.at(i), n, MPI_BYTE, right, kTag, op.comm, &req[0]), "MPI_Isend");
-    mpi(MPI_Isend(op.buf->send.at(i) + op.x, n, MPI_BYTE, left, kTag, op.comm, &req[1]),
-        "MPI_Isend");
-    mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, left, kTag, op.comm, MPI_STATUS_IGNORE),
+    pio::mpi_check(MPI_Isend(op.buf->send.at(i), n, MPI_BYTE, right, kTag, op.comm, &req[0]),
+                   "MPI_Isend");
+    pio::mpi_check(MPI_Isend(op.buf->send.at(i) + op.x, n, MPI_BYTE, left, kTag, op.comm, &req[1]),
+                   "MPI_Isend");
+    pio::mpi_check(
+        MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, left, kTag, op.comm, MPI_STATUS_IGNORE),
         "MPI_Recv");
-    mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, right, kTag, op.comm, MPI_STATUS_IGNORE),
+    pio::mpi_check(
+        MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, right, kTag, op.comm, MPI_STATUS_IGNORE),
         "MPI_Recv");
-    mpi(MPI_Waitall(2, req, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    pio::mpi_check(MPI_Waitall(2, req, MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
   // The last receive came from the right, which sent its second buffer to its left.
   std::string check(const Op &op, std::int64_t i) const override {

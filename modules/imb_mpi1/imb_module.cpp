@@ -36,7 +36,8 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
     const pio::RankGroups groups = rank_groups(ctx.size, np, cfg_.multi, cfg_.px, cfg_.py);
     const bool in = groups.color[static_cast<size_t>(ctx.rank)] >= 0;
     MPI_Comm all = MPI_COMM_NULL;
-    mpi(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all), "MPI_Comm_split");
+    pio::mpi_check(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all),
+                   "MPI_Comm_split");
     participants_[np] = all;
     const int ngroups = *std::max_element(groups.color.begin(), groups.color.end()) + 1;
     for (std::int64_t x : lengths) {
@@ -91,12 +92,12 @@ double ImbModule::run_ops(std::int64_t count) {
 std::int64_t ImbModule::limited_count(MPI_Comm all, std::int64_t n_sample) {
   // One operation, then as many as fit in about a second, the slowest rank deciding (§5.1.2.6).
   double mine = run_ops(1), t_one = 0;
-  mpi(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+  pio::mpi_check(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
   double t_op = t_one;
   const std::int64_t probe = probe_count(n_sample, t_one);
   if (probe > 1) {
     mine = run_ops(probe) / static_cast<double>(probe);
-    mpi(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+    pio::mpi_check(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
   }
   return time_limited_count(n_sample, t_op, cfg_.time_limit, previous_n_);
 }
@@ -107,7 +108,8 @@ void ImbModule::describe_test(pio::TestContext &test) {
   // The active processes in -map order (§5.1.2.10); the harness splits by world rank.
   op_.comm = test.comm;
   if (cfg_.px > 0) {
-    mpi(MPI_Comm_split(test.comm, 0, map_position(world_rank_, cfg_.px, cfg_.py), &mapped_),
+    pio::mpi_check(
+        MPI_Comm_split(test.comm, 0, map_position(world_rank_, cfg_.px, cfg_.py), &mapped_),
         "MPI_Comm_split");
     op_.comm = mapped_;
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "buffers.hpp"
+#include "pio/mpi_handles.hpp"
 #include "settings.hpp"
 
 namespace imb {
@@ -88,11 +89,18 @@ public:
   virtual std::int64_t bytes_sent(const Op &op) const { return op.x; }
 };
 
-/// Throws pio::Error naming the call if an MPI call failed.
-void mpi(int rc, const char *call);
+/// A kernel's blocks of equal count at displacements 0, count, 2 count, ... (the v-variants).
+struct Blocks {
+  std::vector<int> counts, displs;
+};
+/// np blocks of `count` elements each, one after the other.
+Blocks equal_blocks(int np, int count);
 
 /// "" if `n` bytes at got are sender's bytes from its offset `from`, else where they differ.
 std::string expect_bytes(const char *got, int sender, std::int64_t from, std::int64_t n);
+/// "" if block p (x bytes at got + p x) holds rank p's bytes from its offset `from`, for every p
+/// of np, else the first block and byte that differ.
+std::string expect_blocks(const char *got, int np, std::int64_t x, std::int64_t from);
 /// "" if `n` floats at got are the sum over np ranks of float_of(r, first + k), else the first
 /// difference.
 std::string expect_sums(const char *got, int np, std::int64_t first, std::int64_t n);

@@ -16,10 +16,12 @@ public:
   void run(const Op &op, std::int64_t i) override {
     const int peer = 1 - op.rank, n = op.count(false);
     MPI_Request req;
-    mpi(MPI_Isend(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm, &req), "MPI_Isend");
-    mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
+    pio::mpi_check(MPI_Isend(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm, &req),
+                   "MPI_Isend");
+    pio::mpi_check(
+        MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
         "MPI_Recv");
-    mpi(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait");
+    pio::mpi_check(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return expect_bytes(op.buf->recv.at(i), 1 - op.rank, 0, op.x);

@@ -16,13 +16,15 @@ public:
   void run(const Op &op, std::int64_t i) override {
     const int peer = 1 - op.rank, n = op.count(false);
     if (op.rank == 0) {
-      mpi(MPI_Send(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm), "MPI_Send");
-      mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
+      pio::mpi_check(MPI_Send(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm), "MPI_Send");
+      pio::mpi_check(
+          MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
           "MPI_Recv");
     } else {
-      mpi(MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
+      pio::mpi_check(
+          MPI_Recv(op.buf->recv.at(i), n, MPI_BYTE, peer, kTag, op.comm, MPI_STATUS_IGNORE),
           "MPI_Recv");
-      mpi(MPI_Send(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm), "MPI_Send");
+      pio::mpi_check(MPI_Send(op.buf->send.at(i), n, MPI_BYTE, peer, kTag, op.comm), "MPI_Send");
     }
   }
   std::string check(const Op &op, std::int64_t i) const override {

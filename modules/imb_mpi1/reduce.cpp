@@ -12,9 +12,9 @@ public:
     return t;
   }
   void run(const Op &op, std::int64_t i) override {
-    mpi(MPI_Reduce(op.buf->send.at(i), op.buf->recv.at(i), op.count(true), MPI_FLOAT, MPI_SUM,
-                   op.root(i), op.comm),
-        "MPI_Reduce");
+    pio::mpi_check(MPI_Reduce(op.buf->send.at(i), op.buf->recv.at(i), op.count(true), MPI_FLOAT,
+                              MPI_SUM, op.root(i), op.comm),
+                   "MPI_Reduce");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return op.rank == op.root(i) ? expect_sums(op.buf->recv.at(i), op.np, 0, op.count(true)) : "";

@@ -22,9 +22,9 @@ public:
           op.split_scatter ? scatter_share(op.count(true), op.np, p).count : op.count(true));
   }
   void run(const Op &op, std::int64_t i) override {
-    mpi(MPI_Reduce_scatter(op.buf->send.at(i), op.buf->recv.at(i), counts_.data(), MPI_FLOAT,
-                           MPI_SUM, op.comm),
-        "MPI_Reduce_scatter");
+    pio::mpi_check(MPI_Reduce_scatter(op.buf->send.at(i), op.buf->recv.at(i), counts_.data(),
+                                      MPI_FLOAT, MPI_SUM, op.comm),
+                   "MPI_Reduce_scatter");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     const Share s = op.split_scatter ? scatter_share(op.count(true), op.np, op.rank)

@@ -14,9 +14,9 @@ public:
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }
   void run(const Op &op, std::int64_t i) override {
     const int n = op.count(false);
-    mpi(MPI_Scatter(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE, op.root(i),
-                    op.comm),
-        "MPI_Scatter");
+    pio::mpi_check(MPI_Scatter(op.buf->send.at(i), n, MPI_BYTE, op.buf->recv.at(i), n, MPI_BYTE,
+                               op.root(i), op.comm),
+                   "MPI_Scatter");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return expect_bytes(op.buf->recv.at(i), op.root(i), op.rank * op.x, op.x);

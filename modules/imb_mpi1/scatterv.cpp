@@ -12,23 +12,19 @@ public:
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }
-  void prepare(const Op &op) override {
-    counts_.assign(static_cast<size_t>(op.np), op.count(false));
-    displs_.resize(static_cast<size_t>(op.np));
-    for (int p = 0; p < op.np; ++p)
-      displs_[static_cast<size_t>(p)] = p * op.count(false);
-  }
+  void prepare(const Op &op) override { blocks_ = equal_blocks(op.np, op.count(false)); }
   void run(const Op &op, std::int64_t i) override {
-    mpi(MPI_Scatterv(op.buf->send.at(i), counts_.data(), displs_.data(), MPI_BYTE,
-                     op.buf->recv.at(i), op.count(false), MPI_BYTE, op.root(i), op.comm),
-        "MPI_Scatterv");
+    pio::mpi_check(MPI_Scatterv(op.buf->send.at(i), blocks_.counts.data(), blocks_.displs.data(),
+                                MPI_BYTE, op.buf->recv.at(i), op.count(false), MPI_BYTE, op.root(i),
+                                op.comm),
+                   "MPI_Scatterv");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return expect_bytes(op.buf->recv.at(i), op.root(i), op.rank * op.x, op.x);
   }
 
 private:
-  std::vector<int> counts_, displs_;
+  Blocks blocks_;
 };
 
 } // namespace

@@ -16,9 +16,9 @@ public:
   void run(const Op &op, std::int64_t i) override {
     const int right = (op.rank + 1) % op.np, left = (op.rank + op.np - 1) % op.np;
     const int n = op.count(false);
-    mpi(MPI_Sendrecv(op.buf->send.at(i), n, MPI_BYTE, right, kTag, op.buf->recv.at(i), n, MPI_BYTE,
-                     left, kTag, op.comm, MPI_STATUS_IGNORE),
-        "MPI_Sendrecv");
+    pio::mpi_check(MPI_Sendrecv(op.buf->send.at(i), n, MPI_BYTE, right, kTag, op.buf->recv.at(i), n,
+                                MPI_BYTE, left, kTag, op.comm, MPI_STATUS_IGNORE),
+                   "MPI_Sendrecv");
   }
   std::string check(const Op &op, std::int64_t i) const override {
     return expect_bytes(op.buf->recv.at(i), (op.rank + op.np - 1) % op.np, 0, op.x);
