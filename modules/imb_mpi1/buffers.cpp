@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace imb {
 
@@ -11,9 +12,16 @@ std::uint8_t byte_of(int rank, std::int64_t offset) {
 
 float float_of(int rank, std::int64_t index) { return static_cast<float>(rank + 1 + index % 64); }
 
-Region::Region(std::int64_t length, CacheLayout layout)
-    : length_(length), layout_(layout),
-      data_(static_cast<size_t>(std::max<std::int64_t>(1, layout.bytes(length))), 0) {}
+Region::Region(std::int64_t length, CacheLayout layout) : length_(length), layout_(layout) {
+  // Page-aligned like IMB's (one malloc of the largest message, which glibc maps page-aligned):
+  // a heap-aligned buffer made 64 KiB reductions 1.17x slower than IMB on this machine.
+  constexpr size_t page = 4096;
+  const size_t bytes = static_cast<size_t>(std::max<std::int64_t>(1, layout.bytes(length)));
+  data_.reset(static_cast<char *>(std::aligned_alloc(page, (bytes + page - 1) / page * page)));
+  if (!data_)
+    throw std::bad_alloc();
+  std::memset(data_.get(), 0, bytes);
+}
 
 void Region::fill(int rank, bool floats) {
   char *first = at(0);

@@ -4,7 +4,8 @@
 /// known contents that make every transfer checkable.
 
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "schedule.hpp"
 
@@ -24,11 +25,11 @@ public:
   Region(std::int64_t length, CacheLayout layout);
   /// The message position used by operation i.
   char *at(std::int64_t i) {
-    return data_.data() + (layout_.slots > 1 ? (i % layout_.slots) * layout_.stride : 0);
+    return data_.get() + (layout_.slots > 1 ? (i % layout_.slots) * layout_.stride : 0);
   }
   /// The same, read-only.
   const char *at(std::int64_t i) const {
-    return data_.data() + (layout_.slots > 1 ? (i % layout_.slots) * layout_.stride : 0);
+    return data_.get() + (layout_.slots > 1 ? (i % layout_.slots) * layout_.stride : 0);
   }
   /// Bytes of one message.
   std::int64_t length() const { return length_; }
@@ -38,7 +39,10 @@ public:
 private:
   std::int64_t length_ = 0;
   CacheLayout layout_;
-  std::vector<char> data_;
+  struct Free {
+    void operator()(char *p) const { std::free(p); }
+  };
+  std::unique_ptr<char[], Free> data_; ///< page-aligned, as IMB's buffers of the largest size are
 };
 
 /// The send and receive buffers of one test on one rank.
