@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace pio::harness {
 
@@ -49,9 +50,14 @@ std::vector<Item> items(const ModulePlan &p) {
   flag("FileView", b.file_view);
   flag("SyncWrites", b.sync_writes);
   flag("Verify", b.verify);
+  out.push_back({"TimingScope", "TimingScope", b.timing_scope});
+  std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
+  wall << b.stone_wall;
+  out.push_back({"StoneWall", "StoneWall", wall.str()});
   if (!b.test_file.empty())
     out.push_back({"TestFile", "TestFile", b.test_file});
   out.push_back({"ModuleReps", "ModuleReps", std::to_string(b.reps)});
+  out.push_back({"Processes", "Processes", b.processes ? std::to_string(b.processes) : "all"});
   for (const auto &[key, value] : b.hints)
     out.push_back({"Hint:" + key, key, shown_hint(value)});
   return out;
@@ -73,7 +79,8 @@ const Item *find_item(const std::vector<Item> &list, const std::string &key) {
 }
 
 std::string where(const ModuleBlock &b) {
-  return b.file + ":" + std::to_string(b.label.empty() ? b.line : b.label_line);
+  return b.label.empty() ? b.file + ":" + std::to_string(b.line)
+                         : b.label_file + ":" + std::to_string(b.label_line);
 }
 
 } // namespace
@@ -121,7 +128,8 @@ void label_blocks(std::vector<ModulePlan> &plans) {
           show(&it);
     const auto [at, fresh] = taken.emplace(label, i);
     if (!fresh)
-      throw ConfigError(b.file, b.label.empty() ? b.line : b.label_line,
+      throw ConfigError(b.label.empty() ? b.file : b.label_file,
+                        b.label.empty() ? b.line : b.label_line,
                         "the blocks at " + where(*plans[at->second].block) +
                             " and here have the "
                             "same label '" +

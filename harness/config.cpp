@@ -80,7 +80,7 @@ struct ParseState {
     try {
       const auto words = check_directive(d->spec, args);
       if (open && d->set_block)
-        d->set_block(*open, words, line);
+        d->set_block(*open, words, file, line);
       else if (!open && d->set_global)
         d->set_global(config.global, words);
     } catch (const ConfigError &) {
@@ -121,7 +121,7 @@ struct ParseState {
     open->block.line = line;
     for (const auto &d : harness_directives()) // block-only defaults; the others come from global
       if (d.scope == DirectiveScope::Block && !d.spec.default_value.empty())
-        d.set_block(*open, check_directive(d.spec, default_words(d.spec)), line);
+        d.set_block(*open, check_directive(d.spec, default_words(d.spec)), file, line);
   }
 
   void close_block(const std::vector<std::string> &args) {
@@ -210,12 +210,15 @@ void ParseState::parse_file(const std::string &path, const std::string &from_fil
                       "include fewer files");
   if (!nested)
     config.text = src.raw;
+  config.sources.push_back(src);
   reading.push_back(id);
   reading_names.push_back(path);
   if (!src.sanitized.empty()) {
     static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
     char devnull[] = "/dev/null";
-    configfile_t *cf = dotconf_create(devnull, options, this, CASE_INSENSITIVE);
+    // DONT_SUBSTITUTE: read_config_source has expanded ${VAR} (Dotconf would make an unset one
+    // empty in silence, and read a literal ${ written as $${ again).
+    configfile_t *cf = dotconf_create(devnull, options, this, CASE_INSENSITIVE | DONT_SUBSTITUTE);
     if (!cf)
       throw ConfigError(path, 0, "Dotconf cannot start", "check that /dev/null is readable");
     // Dotconf reads the checked text, and names the real file in its messages.

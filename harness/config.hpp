@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_source.hpp"
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
 
@@ -60,10 +61,13 @@ struct GlobalConfig {
 struct ModuleBlock {
   std::string file; ///< where the block opens
   int line = 0;
-  std::string module_name; ///< ModuleName (required)
+  std::string module_name;      ///< ModuleName (required)
+  std::string module_name_file; ///< where ModuleName is written (an Included file keeps its name)
   int module_name_line = 0;
   long reps = 1;                                ///< ModuleReps (1 to 1e6)
   double settle_time = 0;                       ///< ModuleSettleTime seconds (0 to 86400)
+  std::string timing_scope = "unit";            ///< TimingScope: unit or phase (docs/timing.md)
+  double stone_wall = 0;                        ///< StoneWall seconds per phase (0 = off)
   std::string test_file;                        ///< TestFile override ("" = global)
   bool verify = false;                          ///< Verify (global default if absent)
   bool collective = false;                      ///< Collective (global default if absent)
@@ -72,7 +76,14 @@ struct ModuleBlock {
   std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
   std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
   std::string label;                            ///< Label ("" = derived, see block_label.hpp)
+  std::string label_file;                       ///< where Label is written
   int label_line = 0;                           ///< where Label is written
+  /// Processes (or Sweep Processes) as written: the counts of ranks the block runs on (name
+  /// empty: none; the block runs on every rank of the run).
+  DirectiveLine processes_line;
+  /// The ranks this block runs on, the first `processes` of the run (0 = all of them); set per
+  /// expanded block by expand_processes (sweep.hpp).
+  int processes = 0;
   std::vector<DirectiveLine> sweeps; ///< Sweep lines (args: name, values), before expand_sweeps
   /// After expand_sweeps: this block's swept settings (name as shown, value as written).
   std::vector<std::pair<std::string, std::string>> swept;
@@ -82,8 +93,12 @@ struct ModuleBlock {
 struct Config {
   std::string path; ///< main config file
   std::string text; ///< its text, as read (for the results document)
+  std::vector<ConfigSource> sources; ///< every file read (main first), with its ${VAR}s
   GlobalConfig global;
   std::vector<ModuleBlock> modules; ///< in file order
+  /// Notes for the console (rank 0) from expanding the config for a run's size: Processes
+  /// counts larger than the run, skipped (expand_processes).
+  std::vector<std::string> notes;
 };
 
 /// Parses the config at path. Throws ConfigError (file:line, directive, what is accepted) on any

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "config.hpp"
@@ -98,12 +99,65 @@ std::string read_bounded(const std::string &path, const std::string &file, int l
   return data;
 }
 
+bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+const char *const kVariableFix =
+    "write ${NAME} or ${NAME:-default} (NAME: letters, digits and _, not starting with a digit); "
+    "write $$ for a literal $";
+
 } // namespace
+
+std::string expand_variables(const std::string &line, const std::string &path, int number,
+                             std::vector<ConfigVariable> &used) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '$' || i + 1 >= line.size() || (line[i + 1] != '$' && line[i + 1] != '{')) {
+      out += line[i];
+      continue;
+    }
+    if (line[i + 1] == '$') { // $$: a literal $
+      out += '$';
+      ++i;
+      continue;
+    }
+    const std::size_t close = line.find('}', i + 2);
+    if (close == std::string::npos)
+      throw ConfigError(path, number, "'${' without a closing '}'", kVariableFix);
+    const std::string inside = line.substr(i + 2, close - i - 2);
+    const std::size_t sep = inside.find(":-");
+    const std::string name = inside.substr(0, sep);
+    if (name.empty() || !name_start(name[0]) || !std::all_of(name.begin(), name.end(), name_char))
+      throw ConfigError(path, number, "'${" + inside + "}' is not a variable name", kVariableFix);
+    const char *value = std::getenv(name.c_str());
+    ConfigVariable v{name, value ? value : "", value != nullptr, false, path, number};
+    if (sep != std::string::npos && v.value.empty()) {
+      v.value = inside.substr(sep + 2);
+      v.from_default = true;
+    } else if (!value) {
+      throw ConfigError(path, number, "environment variable " + name + " is not set",
+                        "set it for the run (export " + name +
+                            "=...; mpiexec passes it to every rank), give a default with ${" +
+                            name + ":-value}, or write $${" + name + "} for the literal text");
+    }
+    if (v.value.find_first_of("\n\r") != std::string::npos)
+      throw ConfigError(path, number,
+                        "the value of " + std::string(v.from_default ? "the default of " : "") +
+                            "${" + name + "} contains a line break",
+                        "a value is inserted into its line: set the variable to a one-line value");
+    out += v.value;
+    used.push_back(std::move(v));
+    i = close;
+  }
+  return out;
+}
 
 ConfigSource read_config_source(const std::string &path, const std::string &from_file,
                                 int from_line) {
   ConfigSource src;
   src.path = path;
+  if (!from_file.empty())
+    src.included_from = from_file + ":" + std::to_string(from_line);
   src.raw =
       from_file.empty() ? read_bounded(path, path, 0) : read_bounded(path, from_file, from_line);
   // Physical lines, keeping whether each ended in a newline.
@@ -135,10 +189,19 @@ ConfigSource read_config_source(const std::string &path, const std::string &from
       if (logical.size() > kMaxConfigLine)
         break;
     }
+    // ${VAR} everywhere but in comments, before the length check (which is on what Dotconf reads).
+    const std::size_t used_before = src.variables.size();
+    if (logical.size() <= kMaxConfigLine) {
+      const std::size_t first = logical.find_first_not_of(" \t\r\f\v");
+      if (first != std::string::npos && logical[first] != '#')
+        logical = expand_variables(logical, path, number, src.variables);
+    }
+    const bool expanded = src.variables.size() > used_before;
     if (logical.size() > kMaxConfigLine)
       throw ConfigError(path, number,
-                        "the line is longer than " + std::to_string(kMaxConfigLine) +
-                            " bytes (a longer line would be split and its tail read as a "
+                        "the line is longer than " + std::to_string(kMaxConfigLine) + " bytes" +
+                            (expanded ? " after ${VAR} expansion" : "") +
+                            " (a longer line would be split and its tail read as a "
                             "directive)",
                         "shorten it; split a long list over several lines of the same "
                         "directive where the directive allows it");

@@ -7,6 +7,9 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
+
+#include "pio/results.hpp"
 
 namespace pio::harness {
 
@@ -19,15 +22,27 @@ constexpr const char *kIncludeMarker = "%pio-include";
 
 /// One config file as read and as handed to Dotconf.
 struct ConfigSource {
-  std::string path;      ///< as named
-  std::string raw;       ///< its bytes
-  std::string sanitized; ///< same line numbers; continuations joined; Include renamed
+  std::string path;          ///< as named
+  std::string included_from; ///< "file:line" of the Include that read it ("" for the main config)
+  std::string raw;           ///< its bytes
+  std::string sanitized;     ///< same line numbers; continuations joined; Include renamed; ${VAR}
+                             ///< expanded
+  std::vector<ConfigVariable> variables; ///< every ${VAR} expanded, in order
 };
 
 /// Reads path: it must be a regular file of at most kMaxConfigBytes with no NUL byte and no line
-/// longer than kMaxConfigLine. `IncludePath` is refused. Throws ConfigError naming path:line, or
-/// (for a file that cannot be read) from_file:from_line when it was Include'd there.
+/// longer than kMaxConfigLine. `IncludePath` is refused. Environment variables are expanded on
+/// every line but comments (expand_variables). Throws ConfigError naming path:line, or (for a
+/// file that cannot be read) from_file:from_line when it was Include'd there.
 ConfigSource read_config_source(const std::string &path, const std::string &from_file = {},
                                 int from_line = 0);
+
+/// Expands one logical line of path:line (docs/configuration.md, "Environment variables"):
+/// `${NAME}` is the variable's value, `${NAME:-text}` the value or, when unset or empty, text;
+/// `$$` is one `$`; any other `$` stays. Appends each expansion to `used`. Throws ConfigError
+/// at path:line for an unset variable without a default, a bad name, a `${` without its `}`, or
+/// a value with a line break.
+std::string expand_variables(const std::string &line, const std::string &path, int number,
+                             std::vector<ConfigVariable> &used);
 
 } // namespace pio::harness

@@ -1,12 +1,7 @@
 #include "csv_reporter.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 
 #include "pio/error.hpp"
 
@@ -14,20 +9,16 @@ namespace pio::harness {
 
 namespace {
 /// Columns before the parameters: which run, block and test a row belongs to.
-const std::vector<std::string> kIdColumns = {"module", "block",       "config",        "test",
-                                             "label",  "buffer_size", "header_offset", "procs",
-                                             "groups", "file_use",    "collective",    "file_view"};
+const std::vector<std::string> kIdColumns = {
+    "module",        "block",        "config", "test",       "label",      "buffer_size",
+    "header_offset", "procs",        "groups", "file_use",   "collective", "file_view",
+    "timing_scope",  "stone_wall_s", "verify", "sync_writes"};
 /// Columns after the parameters and hints: what a repetition measured.
 const std::vector<std::string> kMeasureColumns = {
     "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps",
     "open_time_s",   "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
     "message_bytes", "ops_per_unit", "t_min_us",        "t_avg_us",         "t_max_us",
-    "mbytes_per_s",  "error"};
-
-bool exists(const std::string &path) {
-  struct stat st;
-  return ::lstat(path.c_str(), &st) == 0;
-}
+    "mbytes_per_s",  "error",        "test_started",    "test_finished"};
 
 std::string number(double v) {
   char buf[64];
@@ -57,9 +48,21 @@ std::string param_column(const std::string &key) {
   return fixed_column(key) ? "param:" + key : key;
 }
 
-struct FileCloser {
-  void operator()(std::FILE *f) const { std::fclose(f); }
-};
+/// The column of a block's module setting (swept or not: BufferSizes, Mode, Processes ...);
+/// a swept hint (Hint:<key>) has its hint:<key> column already.
+std::string setting_column(const std::string &name) {
+  return name.rfind("Hint:", 0) == 0 ? std::string() : "setting:" + name;
+}
+
+/// Adds the block's setting columns to columns, in order of first appearance.
+void add_setting_columns(std::vector<std::string> &columns, const ModuleResult &block) {
+  for (const auto &[name, words] : block.settings) {
+    const std::string c = setting_column(name);
+    if (!c.empty() && std::find(columns.begin(), columns.end(), c) == columns.end())
+      columns.push_back(c);
+  }
+}
+
 } // namespace
 
 std::string csv_field(const std::string &text) {
@@ -74,18 +77,9 @@ std::string csv_field(const std::string &text) {
   return quoted + "\"";
 }
 
-CsvReporter::CsvReporter(std::string path, bool overwrite) : path_(std::move(path)) {
-  if (path_.empty())
-    throw Error("the CSV file name is empty", "name a file, e.g. -o csv=results.csv");
-  if (!overwrite && exists(path_))
-    throw Error("CSV file " + path_ +
-                    " exists; pio-bench never overwrites a file it did not "
-                    "create",
-                "name a new file (-o csv=FILE or CsvFile), remove it, or pass --overwrite");
-  if (exists(path_ + ".tmp"))
-    throw Error("CSV temporary file " + path_ + ".tmp exists (left by a crashed run?)",
-                "remove it if no other run is writing " + path_);
-}
+CsvReporter::CsvReporter(std::string path, bool overwrite)
+    : file_(std::move(path), overwrite, "CSV file",
+            "name a new CSV file in a writable directory with -o csv=FILE or CsvFile") {}
 
 void CsvReporter::add_column(std::vector<std::string> &columns, const std::string &name) {
   if (std::find(columns.begin(), columns.end(), name) == columns.end())
@@ -93,11 +87,21 @@ void CsvReporter::add_column(std::vector<std::string> &columns, const std::strin
 }
 
 CsvReporter::Row CsvReporter::block_cells(const ModuleResult &block) const {
-  return {{"module", block.module},
-          {"block", block.label},
-          {"config", block.config_location},
-          {"collective", block.collective ? "true" : "false"},
-          {"file_view", block.file_view ? "true" : "false"}};
+  Row row = {{"module", block.module},
+             {"block", block.label},
+             {"config", block.config_location},
+             {"collective", block.collective ? "true" : "false"},
+             {"file_view", block.file_view ? "true" : "false"},
+             {"verify", block.verify ? "true" : "false"},
+             {"sync_writes", block.sync_writes ? "true" : "false"}};
+  for (const auto &[name, words] : block.settings) {
+    std::string value;
+    for (const auto &w : words)
+      value += (value.empty() ? "" : " ") + w;
+    if (!setting_column(name).empty())
+      row[setting_column(name)] = value;
+  }
+  return row;
 }
 
 std::vector<std::string> CsvReporter::header() const {
@@ -108,10 +112,11 @@ std::vector<std::string> CsvReporter::header() const {
   return h;
 }
 
-void CsvReporter::run_started(const RunResult &) { write(); }
+void CsvReporter::run_started(const RunResult &) { write(true); }
 
 void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
                                 const TestResult &test) {
+  add_setting_columns(params_, block);
   Row base = block_cells(block);
   base["test"] = std::to_string(test.index);
   base["label"] = test.label;
@@ -120,6 +125,10 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
   base["procs"] = std::to_string(test.procs);
   base["groups"] = std::to_string(test.groups);
   base["file_use"] = file_use_name(test.file_use);
+  base["timing_scope"] = test.timing_scope;
+  base["stone_wall_s"] = number(test.stone_wall_s);
+  base["test_started"] = test.started;
+  base["test_finished"] = test.finished;
   for (const auto &[key, value] : test.params) {
     add_column(params_, param_column(key));
     base[param_column(key)] = value;
@@ -157,52 +166,39 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
     base["error"] = test.error->message;
     rows_.push_back(std::move(base));
   }
-  write();
+  write(false);
 }
 
 void CsvReporter::block_finished(const RunResult &, const ModuleResult &block) {
   if (!block.error)
     return;
+  add_setting_columns(params_, block);
   Row row = block_cells(block);
   row["error"] = block.error->message;
   rows_.push_back(std::move(row));
-  write();
+  write(true);
 }
 
-void CsvReporter::write() const {
-  const std::string tmp = path_ + ".tmp";
-  {
-    // "x": never clobber a temporary someone else created since the constructor checked.
-    std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wx"));
-    if (!f)
-      throw Error("cannot create CSV temporary file " + tmp + ": " + std::strerror(errno),
-                  errno == EEXIST ? "remove it if no other run is writing " + path_
-                                  : "name a writable CSV file (-o csv=FILE or CsvFile)");
-    std::string text;
-    const std::vector<std::string> columns = header();
-    for (size_t c = 0; c < columns.size(); ++c)
-      text += (c ? "," : "") + csv_field(columns[c]);
+void CsvReporter::run_finished(const RunResult &) { write(true); }
+
+std::string CsvReporter::text() const {
+  std::string text;
+  const std::vector<std::string> columns = header();
+  for (size_t c = 0; c < columns.size(); ++c)
+    text += (c ? "," : "") + csv_field(columns[c]);
+  text += "\n";
+  for (const Row &row : rows_) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      auto cell = row.find(columns[c]);
+      text += (c ? "," : "") + (cell == row.end() ? std::string() : csv_field(cell->second));
+    }
     text += "\n";
-    for (const Row &row : rows_) {
-      for (size_t c = 0; c < columns.size(); ++c) {
-        auto cell = row.find(columns[c]);
-        text += (c ? "," : "") + (cell == row.end() ? std::string() : csv_field(cell->second));
-      }
-      text += "\n";
-    }
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f.get()) == text.size() &&
-                    std::fflush(f.get()) == 0;
-    if (!ok || std::fclose(f.release()) != 0) {
-      std::remove(tmp.c_str());
-      throw Error("writing CSV file " + tmp + " failed", "check free space");
-    }
   }
-  if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw Error("cannot rename " + tmp + " to " + path_ + ": " + why,
-                "name a writable CSV file (-o csv=FILE or CsvFile)");
-  }
+  return text;
+}
+
+void CsvReporter::write(bool force) {
+  save_when_due(schedule_, force, [&] { return file_.save_text(text()); });
 }
 
 } // namespace pio::harness

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "reporter.hpp"
+#include "results_file.hpp"
+#include "save_schedule.hpp"
 
 namespace pio::harness {
 
@@ -15,12 +17,13 @@ std::string csv_field(const std::string &text);
 
 /// Writes one row per repetition (and one per failure) with the run's identifiers, the test's
 /// parameters and hints, and its measurements. Later tests may bring new parameter or hint
-/// columns, so the whole file is rewritten after every test, through a temporary file and a
-/// rename: a crash keeps every completed test and never leaves a half-written file.
+/// columns, so the whole file is rewritten (when a rewrite is due: SaveSchedule, and always at
+/// a block's and the run's end) under the results file's rules (ResultsFile): a temporary that
+/// only this run uses and a rename, never replacing a link, a directory or a file this run did
+/// not write.
 class CsvReporter : public Reporter {
 public:
-  /// Decides "never overwrite" once: throws pio::Error (with a fix) if `path` exists and
-  /// `overwrite` is false, or if its temporary (`path`.tmp) exists. Creates nothing yet.
+  /// Checks `path` now as ResultsFile does (throws pio::Error with a fix). Creates nothing yet.
   CsvReporter(std::string path, bool overwrite);
   /// Writes the header row.
   void run_started(const RunResult &run) override;
@@ -29,18 +32,22 @@ public:
                      const TestResult &test) override;
   /// Adds a row for a block error outside any test and rewrites the file.
   void block_finished(const RunResult &run, const ModuleResult &block) override;
+  /// Rewrites the file with every row.
+  void run_finished(const RunResult &run) override;
 
   /// The file written.
-  const std::string &path() const { return path_; }
+  const std::string &path() const { return file_.path(); }
 
 private:
   using Row = std::map<std::string, std::string>;
   void add_column(std::vector<std::string> &columns, const std::string &name);
   Row block_cells(const ModuleResult &block) const;
   std::vector<std::string> header() const;
-  void write() const;
+  std::string text() const;
+  void write(bool force);
 
-  std::string path_;
+  ResultsFile file_;
+  SaveSchedule schedule_;
   std::vector<std::string> params_; ///< parameter columns, in order of first appearance
   std::vector<std::string> hints_;  ///< "hint:<key>" columns, in order of first appearance
   std::vector<Row> rows_;

@@ -30,6 +30,17 @@ void add_hint(std::map<std::string, std::string> &into, const Words &w) {
   into[w[0]] = hint_value(w[1]); // sizes as bytes: Hint cb_buffer_size 16M
 }
 
+/// Processes, or Sweep Processes: checked, kept as written until the run's size is known.
+void set_processes(BlockDraft &b, const Words &w, const std::string &file, int line) {
+  check_process_counts(w);
+  const DirectiveLine &prev = b.block.processes_line;
+  if (!prev.name.empty())
+    throw Error("Processes is given twice in this block (also at " + prev.file + ":" +
+                    std::to_string(prev.line) + ")",
+                "write all the counts on one line, e.g. Processes 1 2 4 all");
+  b.block.processes_line = DirectiveLine{"Processes", w, file, line};
+}
+
 /// Stores an on/off value in a GlobalConfig field.
 template <bool GlobalConfig::*field> void global_flag(GlobalConfig &g, const Words &w) {
   g.*field = parse_flag(w[0]);
@@ -37,7 +48,7 @@ template <bool GlobalConfig::*field> void global_flag(GlobalConfig &g, const Wor
 
 /// Stores an on/off value in a block field that defaults to the global one.
 template <std::optional<bool> BlockDraft::*field>
-void block_flag(BlockDraft &b, const Words &w, int) {
+void block_flag(BlockDraft &b, const Words &w, const std::string &, int) {
   b.*field = parse_flag(w[0]);
 }
 
@@ -48,14 +59,15 @@ const char *const kExt = "extension";
 std::vector<HarnessDirective> make_table() {
   using S = DirectiveScope;
   std::vector<HarnessDirective> t;
-  t.push_back({{"TestFile", T::Text, "pio-bench.testfile",
-                "the file under test (PATH.RANK for file-per-process tests); in a block, that "
-                "block's file"},
-               S::Both,
-               kT31,
-               "<path>",
-               [](GlobalConfig &g, const Words &w) { g.test_file = w[0]; },
-               [](BlockDraft &b, const Words &w, int) { b.block.test_file = w[0]; }});
+  t.push_back(
+      {{"TestFile", T::Text, "pio-bench.testfile",
+        "the file under test (PATH.RANK for file-per-process tests); in a block, that "
+        "block's file"},
+       S::Both,
+       kT31,
+       "<path>",
+       [](GlobalConfig &g, const Words &w) { g.test_file = w[0]; },
+       [](BlockDraft &b, const Words &w, const std::string &, int) { b.block.test_file = w[0]; }});
   t.push_back({{"ShowAverages", T::Flag, "off",
                 "one row per test with the spread over repetitions instead of one row per "
                 "repetition"},
@@ -150,14 +162,15 @@ std::vector<HarnessDirective> make_table() {
                    .between(0, 86400),
                S::Global, kExt, "<seconds>",
                [](GlobalConfig &g, const Words &w) { g.step_timeout = parse_real(w[0]); }});
-  t.push_back({{"Hint", T::Texts, "",
-                "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
-                "passed in bytes; recorded with the hints in effect after open)"},
-               S::Both,
-               kExt,
-               "<key> <value>",
-               [](GlobalConfig &g, const Words &w) { add_hint(g.hints, w); },
-               [](BlockDraft &b, const Words &w, int) { add_hint(b.hints, w); }});
+  t.push_back(
+      {{"Hint", T::Texts, "",
+        "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
+        "passed in bytes; recorded with the hints in effect after open)"},
+       S::Both,
+       kExt,
+       "<key> <value>",
+       [](GlobalConfig &g, const Words &w) { add_hint(g.hints, w); },
+       [](BlockDraft &b, const Words &w, const std::string &, int) { add_hint(b.hints, w); }});
   t.push_back({{"Include", T::Text, "",
                 "read another config file here (relative to the including file's directory)"},
                S::Global,
@@ -169,20 +182,46 @@ std::vector<HarnessDirective> make_table() {
                kT32,
                "<name>",
                nullptr,
-               [](BlockDraft &b, const Words &w, int line) {
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
                  b.block.module_name = w[0];
+                 b.block.module_name_file = file;
                  b.block.module_name_line = line;
                }});
   t.push_back(
       {DirectiveSpec{"ModuleReps", T::Integer, "1", "repetitions of every test"}.between(1, 1e6),
-       S::Block, kT32, "<n>", nullptr, [](BlockDraft &b, const Words &w, int) {
+       S::Block, kT32, "<n>", nullptr, [](BlockDraft &b, const Words &w, const std::string &, int) {
          b.block.reps = static_cast<long>(parse_integer(w[0]));
        }});
   t.push_back(
       {DirectiveSpec{"ModuleSettleTime", T::Real, "0", "seconds to wait after the block's tests"}
            .between(0, 86400),
        S::Block, kT32, "<seconds>", nullptr,
-       [](BlockDraft &b, const Words &w, int) { b.block.settle_time = parse_real(w[0]); }});
+       [](BlockDraft &b, const Words &w, const std::string &, int) {
+         b.block.settle_time = parse_real(w[0]);
+       }});
+  t.push_back({{"TimingScope",
+                T::Text,
+                "unit",
+                "what the barriers bracket: unit = B1 and B2 around every work unit (thesis "
+                "§3.2.1); phase = one B1 before the first unit and one B2 after the last, as IOR "
+                "and IMB time (docs/timing.md)",
+                {"unit", "phase"}},
+               S::Block,
+               kExt,
+               "<scope>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.timing_scope = lower(w[0]);
+               }});
+  t.push_back({DirectiveSpec{"StoneWall", T::Real, "0",
+                             "stonewalling: every count-driven phase of the block runs work units "
+                             "until this many seconds (at most its declared units), all ranks "
+                             "stopping on rank 0's decision; 0 = off (docs/timing.md)"}
+                   .between(0, 86400),
+               S::Block, kExt, "<seconds>", nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.stone_wall = parse_real(w[0]);
+               }});
   t.push_back({{"Label", T::Text, "",
                 "the block's name in the results and on the console (unique in a run); without "
                 "it: the module, its mode and the settings that tell the block apart"},
@@ -190,21 +229,36 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<text>",
                nullptr,
-               [](BlockDraft &b, const Words &w, int line) {
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
                  b.block.label = w[0];
+                 b.block.label_file = file;
                  b.block.label_line = line;
+               }});
+  t.push_back({{"Processes", T::Texts, "",
+                "run the block (every test, init to cleanup) on the first n ranks of the run, the "
+                "others idle; several counts run it once per count (as Sweep Processes); all = "
+                "every rank; a doubling range 1..all is 1, 2, 4 ... and all; counts above the "
+                "run's size are skipped with a note"},
+               S::Block,
+               kExt,
+               "<n|all>...",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 set_processes(b, w, file, line);
                }});
   t.push_back({{"Sweep", T::Texts, "",
                 "run the block once per value (repeatable: every combination); <name> is a "
-                "module directive, Collective, FileView, SyncWrites, Verify or Hint:<key>; sizes "
-                "also as a doubling range 4K..16M"},
+                "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
+                "StoneWall, Processes or Hint:<key>; sizes also as a doubling range 4K..16M"},
                S::Block,
                kExt,
                "<name> <value>...",
                nullptr,
-               [](BlockDraft &b, const Words &w, int line) {
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
                  check_sweep(w);
-                 b.block.sweeps.push_back(DirectiveLine{"Sweep", w, b.block.file, line});
+                 if (lower(w[0]) == "processes") // the rank counts: expanded for the run's size
+                   return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
+                 b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
                }});
   return t;
 }

@@ -36,8 +36,10 @@ struct HarnessDirective {
   /// Stores checked words in the global config (nullptr: not a global directive, or read by
   /// Dotconf itself, as Include is). May throw pio::Error for a rule the spec cannot express.
   void (*set_global)(GlobalConfig &, const std::vector<std::string> &) = nullptr;
-  /// Stores checked words in the block being read, written at line (nullptr: global only).
-  void (*set_block)(BlockDraft &, const std::vector<std::string> &, int line) = nullptr;
+  /// Stores checked words in the block being read, written at file:line (an Included file's own
+  /// name and line; nullptr: global only).
+  void (*set_block)(BlockDraft &, const std::vector<std::string> &, const std::string &file,
+                    int line) = nullptr;
 };
 
 /// Every harness directive, in the order the docs list them.

@@ -19,7 +19,11 @@ namespace pio::harness {
 ///   collective (Report::Latency): the same without Mbytes/sec, and Barrier without #bytes.
 /// #bytes is CommSemantics::message_bytes, #repetitions CommSemantics::ops_per_unit, the times
 /// and Mbytes/sec are TestSummary::op (with several groups: the slowest group, IMB -multi 0).
-/// The kernel's name is the test's "benchmark" parameter, else the module's name.
+/// The kernel's name is the test's "benchmark" parameter, else the module's name. Parameters
+/// that change the table: "mode" (aggregate / non-aggregate: IMB-EXT's and IMB-IO's "MODE:"
+/// line, a new table per mode), "multi_outflag" 1 (IMB -multi 1: a Group column and every
+/// group's row from the best repetition; single transfers then show t[usec] per group),
+/// "group_ranks" ("0 1;2 3": the "# Group  0:" lines under a Multi- title), "mbytes_unit".
 class ImbReporter : public Reporter {
 public:
   /// Writes to out (rank 0's standard output in a run).

@@ -58,6 +58,10 @@ nlohmann::json to_json(const PhaseResult &p) {
           {"aggregate_time_s", p.aggregate_time_s},
           {"elapsed_time_s", p.elapsed_time_s},
           {"time_budget_s", p.time_budget_s},
+          {"units_limit", p.units_limit},
+          {"end_check", p.end_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.end_check)},
+          {"stonewalled", p.stonewalled},
+          {"timing_scope", p.timing_scope},
           {"bandwidth_MiBps", p.bandwidth_MiBps},
           {"rank_time_s", to_json(p.rank_time_s)},
           {"groups", groups}};
@@ -91,6 +95,28 @@ nlohmann::json to_json(const TestSummary &s) {
           {"rank_mean_s", to_json(s.rank_mean_s)},
           {"rank_max_s", to_json(s.rank_max_s)},
           {"op", optional_json(s.op)}};
+}
+
+nlohmann::json config_files_json(const std::vector<ConfigFile> &files) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &f : files)
+    out.push_back({{"path", f.path},
+                   {"included_from", f.included_from.empty() ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(f.included_from)},
+                   {"text", f.text}});
+  return out;
+}
+
+nlohmann::json config_variables_json(const std::vector<ConfigVariable> &vars) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &v : vars)
+    out.push_back({{"name", v.name},
+                   {"value", v.value},
+                   {"set", v.set},
+                   {"from_default", v.from_default},
+                   {"file", v.file},
+                   {"line", v.line}});
+  return out;
 }
 
 nlohmann::json to_json(const Cell &c) {
@@ -144,9 +170,13 @@ nlohmann::json to_json(const TestResult &t) {
           {"hints_requested", t.hints_requested},
           {"hints_in_effect", t.hints_in_effect},
           {"comm", comm},
+          {"timing_scope", t.timing_scope},
+          {"stone_wall_s", t.stone_wall_s},
           {"reps", reps},
           {"summary", to_json(t.summary)},
-          {"error", to_json(t.error)}};
+          {"error", to_json(t.error)},
+          {"started", t.started},
+          {"finished", t.finished}};
 }
 
 nlohmann::json to_json(const ModuleResult &m) {
@@ -166,6 +196,9 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"file_view", m.file_view},
           {"verify", m.verify},
           {"sync_writes", m.sync_writes},
+          {"tests_planned", m.tests_planned},
+          {"started", m.started},
+          {"finished", m.finished},
           {"tests", tests},
           {"error", to_json(m.error)},
           {"figure", m.figure ? to_json(*m.figure) : nlohmann::json(nullptr)}};
@@ -191,14 +224,22 @@ nlohmann::json to_json(const RunResult &run) {
           {"file_system", run.file_system},
           {"config_path", run.config_path},
           {"config_text", run.config_text},
+          {"config_files", config_files_json(run.config_files)},
+          {"config_variables", config_variables_json(run.config_variables)},
+          {"environment", run.environment},
+          {"romio_hints_text", run.romio_hints_text ? nlohmann::json(*run.romio_hints_text)
+                                                    : nlohmann::json(nullptr)},
+          {"batch_job", run.batch_job ? nlohmann::json{{"scheduler", run.batch_job->scheduler},
+                                                        {"id", run.batch_job->id}}
+                                      : nlohmann::json(nullptr)},
           {"status", run.status},
           {"exit_code", run.exit_code},
           {"modules", modules}};
 }
 
-void JsonReporter::save(const RunResult &run) {
+void JsonReporter::save(const RunResult &run, bool force) {
   try {
-    file_.save(to_json(run));
+    save_when_due(schedule_, force, [&] { return file_.save(to_json(run)); });
   } catch (const Error &e) {
     *err_ << "pio-harness: warning: " << e.what() << " (fix: " << e.hint() << ")\n";
   }

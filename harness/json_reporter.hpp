@@ -1,6 +1,6 @@
 #pragma once
 /// The JSON results document (docs/results.md): typed results rendered as JSON, rewritten
-/// atomically by rank 0 after every test so that completed tests survive a crash of a later one.
+/// atomically by rank 0 during the run so that completed tests survive a crash of a later one.
 
 #include <ostream>
 #include <string>
@@ -10,6 +10,7 @@
 #include "pio/results.hpp"
 #include "reporter.hpp"
 #include "results_file.hpp"
+#include "save_schedule.hpp"
 
 namespace pio::harness {
 
@@ -24,7 +25,9 @@ nlohmann::json to_json(const Figure &figure);
 /// {"min","max","mean","median","stddev","count"}.
 nlohmann::json to_json(const Stats &stats);
 
-/// Writes the results document to its file after every event. A failed write during the run is
+/// Writes the results document to its file at the run's start, after a test when a rewrite is
+/// due (SaveSchedule: every test while rewrites are cheap), after every block and at the run's
+/// end. A failed write during the run is
 /// a warning on `err` (the run goes on; the next write tries again); at the end of the run it
 /// throws, and the run fails (exit 1): results are never lost silently.
 class JsonReporter : public Reporter {
@@ -34,16 +37,18 @@ public:
   /// failures are reported.
   JsonReporter(std::string path, bool overwrite, std::ostream &err)
       : file_(std::move(path), overwrite), err_(&err) {}
-  void run_started(const RunResult &run) override { save(run); }
+  void run_started(const RunResult &run) override { save(run, true); }
+  /// Rewrites the document when a rewrite is due (SaveSchedule).
   void test_finished(const RunResult &run, const ModuleResult &, const TestResult &) override {
-    save(run);
+    save(run, false);
   }
-  void block_finished(const RunResult &run, const ModuleResult &) override { save(run); }
+  void block_finished(const RunResult &run, const ModuleResult &) override { save(run, true); }
   void run_finished(const RunResult &run) override { file_.save(to_json(run)); }
 
 private:
-  void save(const RunResult &run);
+  void save(const RunResult &run, bool force);
   ResultsFile file_;
+  SaveSchedule schedule_;
   std::ostream *err_;
 };
 

@@ -1,7 +1,8 @@
 #pragma once
-/// Finds and loads module shared objects with Boost.DLL, checking the API version and ABI
-/// fingerprint first (docs/writing-a-module.md).
+/// Finds module shared objects from their manifests (manifest.hpp) and loads the ones needed
+/// with Boost.DLL, checking the API version and ABI fingerprint first (docs/writing-a-module.md).
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include "manifest.hpp"
 #include "pio/module.hpp"
 
 namespace pio::harness {
@@ -39,24 +41,59 @@ std::string abi_mismatch(const AbiFingerprint &module, const AbiFingerprint &har
 
 /// The harness's own fingerprint.
 const AbiFingerprint &harness_abi();
-/// Every module library in the search directories (files ending in .so), with the load error
-/// of each file that is not a usable module.
-struct Catalog {
-  std::vector<LoadedLibrary> libraries; ///< usable libraries, in search order
-  std::vector<std::string> problems;    ///< "path: what is wrong" per unusable file
-  /// Module names provided by more than one file: the files, the one used first.
-  std::map<std::string, std::vector<std::string>> duplicates;
-  /// "module NAME is in both A and B; A is used" for each duplicate.
-  std::vector<std::string> duplicate_warnings() const;
-  /// Finds a module by name or title (case-insensitive); nullptr if none.
-  const ModuleInfo *find(const std::string &name, const LoadedLibrary **from = nullptr) const;
-  /// Every module name, for error messages.
-  std::vector<std::string> names() const;
+
+/// One module object (.so) on the search path that has a manifest.
+struct ModuleObject {
+  std::string path;          ///< the .so file
+  std::string manifest_path; ///< its manifest file
+  Manifest manifest;         ///< what the manifest says
+  std::string problem;       ///< why it cannot be used (stale manifest, API mismatch...); "" if ok
+  std::string hint;          ///< how to fix problem
 };
 
-/// Scans dirs in order (a file reached twice is read once); a module name found in two files
-/// keeps the first and is listed in Catalog::duplicates. Each file is checked to be a complete
-/// ELF shared object before it is loaded.
+/// The module objects on the search path, found from their manifests (read as text); an object
+/// is opened only when a module it provides is asked for (find). Objects without a manifest are
+/// opened only when no manifest provides the name asked for.
+struct Catalog {
+  std::vector<ModuleObject> listed;    ///< objects with a manifest, in search order
+  std::vector<std::string> unlisted;   ///< .so files without a manifest, in search order
+  std::deque<LoadedLibrary> libraries; ///< the objects opened so far (references stay valid)
+  std::vector<std::string> problems;   ///< "path: what is wrong" per unusable manifest or object
+  /// Module names provided by more than one object (different builds): the files, the one used
+  /// first.
+  std::map<std::string, std::vector<std::string>> duplicates;
+  /// "N module object(s) in B are the same builds as in A, which are used (...)": a build tree
+  /// and its install hold the same objects, which is not a conflict.
+  std::vector<std::string> notes;
+  /// "FILE has no manifest ..." for each object opened without one, "not loaded: ..." for each
+  /// one that could not be opened.
+  std::vector<std::string> unlisted_warnings;
+  bool unlisted_opened = false; ///< the objects without a manifest have been opened
+
+  /// "module NAME is provided by A and B; A is used" for each duplicate.
+  std::vector<std::string> duplicate_warnings() const;
+  /// Finds a module by name or title (case-insensitive) in the manifests and opens the object
+  /// that provides it; if no manifest provides it and open_unlisted, opens the objects without a
+  /// manifest. nullptr if none provides it. Throws pio::Error if the object the manifest names
+  /// cannot be used (stale manifest, missing or broken object, API or ABI mismatch).
+  const ModuleInfo *find(const std::string &name, const LoadedLibrary **from = nullptr,
+                         bool open_unlisted = true);
+  /// True when a manifest provides name (by name or title), without opening anything.
+  bool listed_provides(const std::string &name) const;
+  /// Every module name known (manifests, and objects without one that were opened).
+  std::vector<std::string> names() const;
+  /// Opens every usable object (for tests and tools; the run opens only what it needs).
+  void open_all();
+
+private:
+  const LoadedLibrary &open(const std::string &path);
+  void open_unlisted(const std::string &wanted);
+};
+
+/// Scans dirs in order (a directory reached twice is read once), reading each directory's
+/// manifests as text; never opens an object. Checks each manifest against its object (present,
+/// not newer than the manifest) and this harness (API version, ABI). A module name in two
+/// objects that are not the same build is listed in Catalog::duplicates.
 Catalog scan_modules(const std::vector<std::string> &dirs);
 
 /// Makes a fresh instance of a module from a library.

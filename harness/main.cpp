@@ -35,6 +35,12 @@ int main(int argc, char **argv) {
   app.add_flag("--clean-stale", opt.clean_stale,
                "remove test files left by a pio-bench run that died, also when it ran on another "
                "host (leftovers of a run on this host that is gone are always removed)");
+  bool quiet = false, progress = false;
+  auto *quiet_flag = app.add_flag("--quiet", quiet, "no live progress lines on standard error");
+  app.add_flag("--progress", progress,
+               "live progress lines on standard error (at most one a second and one per block) "
+               "also when it is not a terminal, as under mpiexec")
+      ->excludes(quiet_flag);
   app.add_flag("--check", opt.check_only,
                "check the config, the modules and the files, then stop before any I/O");
   app.add_flag("--list-modules", list, "list the modules found, their directives and help");
@@ -45,6 +51,9 @@ int main(int argc, char **argv) {
   int code = 0;
   try {
     app.parse(argc, argv);
+    opt.progress = quiet      ? pio::harness::ProgressMode::Off
+                   : progress ? pio::harness::ProgressMode::On
+                              : pio::harness::ProgressMode::Auto;
     for (const auto &o : outputs) {
       const auto eq = o.find('=');
       const std::string format = o.substr(0, eq == std::string::npos ? o.size() : eq);

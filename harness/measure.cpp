@@ -82,7 +82,11 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     MPI_Allreduce(&p.bytes, &pr.bytes, 1, MPI_INT64_T, MPI_SUM, all);
     pr.aggregate_time_s = p.aggregate_time;
     pr.elapsed_time_s = p.elapsed;
-    pr.time_budget_s = spec.phases[k].time_budget_s;
+    pr.time_budget_s = p.time_driven ? p.budget : 0;
+    pr.units_limit = p.time_driven ? p.units_limit : 0;
+    pr.end_check = p.time_driven ? end_check_name(spec.phases[k].end_check) : "";
+    pr.stonewalled = p.stonewalled;
+    pr.timing_scope = timing_scope_name(p.scope);
     pr.bandwidth_MiBps = bandwidth(pr.bytes, pr.aggregate_time_s);
     const std::vector<double> own = gather(all, p.own_time);
     if (rank == 0) {

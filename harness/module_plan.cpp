@@ -68,51 +68,63 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
   return dirs;
 }
 
-std::vector<std::string> duplicate_module_warnings(const Catalog &catalog) {
+std::vector<std::string> module_warnings(const Catalog &catalog) {
   std::vector<std::string> out;
   for (const auto &w : catalog.duplicate_warnings()) {
-    // Only where the user named a directory: a build tree and its install are expected twins.
+    // Only where the user named a directory: the default directories are the harness's own.
     const auto &paths = catalog.duplicates.at(w.substr(7, w.find(' ', 7) - 7));
     if (std::any_of(paths.begin(), paths.end(),
                     [](const std::string &f) { return !in_default_dir(f); }))
       out.push_back(w);
   }
+  out.insert(out.end(), catalog.unlisted_warnings.begin(), catalog.unlisted_warnings.end());
   return out;
 }
 
-std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalog) {
+std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
   std::vector<ModulePlan> plans;
   for (const auto &block : config.modules) {
     ModulePlan p;
     p.block = &block;
     ModuleBlock effective = block;
-    p.info = catalog.find(block.module_name, &p.library);
-    if (!p.info) {
-      // "Simple Strided (write)": a spatial pattern plus its temporal mode (thesis Table 3.3).
-      static const std::regex with_mode(R"(^\s*(.*\S)\s*\(\s*([^()]*\S)\s*\)\s*$)");
-      std::smatch m;
-      if (std::regex_match(block.module_name, m, with_mode)) {
-        p.info = catalog.find(m[1].str(), &p.library);
-        if (p.info) {
-          bool has_mode = false;
-          for (const auto &d : p.info->directives)
-            has_mode = has_mode || d.name == "Mode";
-          if (!has_mode)
-            throw ConfigError(block.file, block.module_name_line,
-                              "module " + p.info->name +
-                                  " has no temporal modes, but ModuleName \"" + block.module_name +
-                                  "\" asks for mode '" + m[2].str() + "'",
-                              "write ModuleName \"" + p.info->name + "\"");
-          for (const auto &d : block.module_directives)
-            if (d.name == "Mode")
-              throw ConfigError(d.file, d.line,
-                                "Mode is given twice: in ModuleName \"" + block.module_name +
-                                    "\" and here",
-                                "keep one of them");
-          effective.module_directives.insert(
-              effective.module_directives.begin(),
-              DirectiveLine{"Mode", {m[2].str()}, block.file, block.module_name_line});
-        }
+    // "Simple Strided (write)": a spatial pattern plus its temporal mode (thesis Table 3.3).
+    static const std::regex with_mode(R"(^\s*(.*\S)\s*\(\s*([^()]*\S)\s*\)\s*$)");
+    std::smatch m;
+    const bool has_mode_form = std::regex_match(block.module_name, m, with_mode);
+    // The manifests are asked first for both forms, so an object without a manifest is opened
+    // only when no manifest provides the module.
+    const bool listed = catalog.listed_provides(block.module_name) ||
+                        (has_mode_form && catalog.listed_provides(m[1].str()));
+    auto find = [&](const std::string &name) {
+      try {
+        return catalog.find(name, &p.library, !listed);
+      } catch (const ConfigError &) {
+        throw;
+      } catch (const Error &e) {
+        throw ConfigError(block.module_name_file, block.module_name_line, e.what(), e.hint());
+      }
+    };
+    p.info = find(block.module_name);
+    if (!p.info && has_mode_form) {
+      p.info = find(m[1].str());
+      if (p.info) {
+        bool has_mode = false;
+        for (const auto &d : p.info->directives)
+          has_mode = has_mode || d.name == "Mode";
+        if (!has_mode)
+          throw ConfigError(block.module_name_file, block.module_name_line,
+                            "module " + p.info->name + " has no temporal modes, but ModuleName \"" +
+                                block.module_name + "\" asks for mode '" + m[2].str() + "'",
+                            "write ModuleName \"" + p.info->name + "\"");
+        for (const auto &d : block.module_directives)
+          if (d.name == "Mode")
+            throw ConfigError(d.file, d.line,
+                              "Mode is given twice: in ModuleName \"" + block.module_name +
+                                  "\" and here",
+                              "keep one of them");
+        effective.module_directives.insert(
+            effective.module_directives.begin(),
+            DirectiveLine{"Mode", {m[2].str()}, block.module_name_file, block.module_name_line});
       }
     }
     if (!p.info) {
@@ -124,10 +136,10 @@ std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalo
         problems += pr + "; ";
       // A module file that could not be loaded (another API version, a broken file) is the
       // likely cause: it leads.
-      throw ConfigError(block.file, block.module_name_line,
+      throw ConfigError(block.module_name_file, block.module_name_line,
                         (problems.empty() ? "" : "module files not loaded: " + problems) +
-                            "ModuleName \"" + block.module_name + "\": no such module (found: " +
-                            (names.empty() ? "none" : names) + ")",
+                            "ModuleName \"" + block.module_name +
+                            "\": no such module (found: " + (names.empty() ? "none" : names) + ")",
                         "use one of the names above (pio-harness --list-modules shows them), or "
                         "add the module's directory with ModulePath / --module-path");
     }
@@ -141,7 +153,7 @@ std::vector<ModulePlan> plan_modules(const Config &config, const Catalog &catalo
           files += (files.empty() ? "" : " and ") + f;
         }
       if (named >= 2)
-        throw ConfigError(block.file, block.module_name_line,
+        throw ConfigError(block.module_name_file, block.module_name_line,
                           "module " + p.info->name + " is provided by both " + files,
                           "remove one of them, or name only one directory with ModulePath / -M");
     }

@@ -1,13 +1,30 @@
 #include "reporters.hpp"
 
+#include <unistd.h>
+
 #include "console_report.hpp"
 #include "csv_reporter.hpp"
 #include "error_log.hpp"
 #include "hint_warning.hpp"
 #include "imb_reporter.hpp"
 #include "json_reporter.hpp"
+#include "progress_reporter.hpp"
 
 namespace pio::harness {
+
+bool progress_wanted(const RunOptions &options) {
+  switch (options.progress) {
+  case ProgressMode::On:
+    return true;
+  case ProgressMode::Off:
+    return false;
+  case ProgressMode::Auto:
+    break;
+  }
+  // Not into a log or a test's stream: mpiexec (Hydra) hands the ranks pipes, so under mpiexec
+  // this is off unless --progress asks for it.
+  return options.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+}
 
 std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
                                                       const Config &config,
@@ -26,6 +43,8 @@ std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
   const std::string csv = !options.csv_path.empty() ? options.csv_path : g.csv_file;
   if (!csv.empty())
     r.push_back(std::make_unique<CsvReporter>(csv, overwrite));
+  if (progress_wanted(options))
+    r.push_back(std::make_unique<ProgressReporter>(*options.err));
   return r;
 }
 

@@ -11,8 +11,12 @@
 
 namespace pio::harness {
 
-/// Console table, IMB tables, error log, JSON results document, and the CSV file when asked
-/// for (-o csv=FILE or CsvFile). Throws pio::Error if an output file may not be written.
+/// Whether the run prints live progress (options.progress; Auto: only to a terminal).
+bool progress_wanted(const RunOptions &options);
+
+/// Console table, IMB tables, error log, JSON results document, the CSV file when asked for
+/// (-o csv=FILE or CsvFile), and live progress on the error stream when progress_wanted.
+/// Throws pio::Error if an output file may not be written.
 std::vector<std::unique_ptr<Reporter>> make_reporters(const RunOptions &options,
                                                       const Config &config,
                                                       const std::string &results_path,

@@ -15,6 +15,7 @@
 #include "pio/error.hpp"
 #include "pio/version.hpp"
 #include "process_guard.hpp"
+#include "provenance.hpp"
 
 namespace pio::harness {
 
@@ -76,6 +77,7 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   run.hosts.assign(hosts.begin(), hosts.end());
   run.test_file = test_file;
   run.file_system = file_system_type(test_file);
+  fill_environment(run); // rank 0's: MPI-IO variables, ROMIO_HINTS' file, the batch job
 }
 
 namespace {
@@ -83,22 +85,20 @@ std::string dir_of(const std::string &path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
-const char *const kResultsFix =
-    "set ResultsFile (or --results) to a new file in a writable directory";
 } // namespace
 
-ResultsFile::ResultsFile(std::string path, bool overwrite)
-    : path_(std::move(path)), overwrite_(overwrite) {
+ResultsFile::ResultsFile(std::string path, bool overwrite, std::string what, std::string fix)
+    : path_(std::move(path)), overwrite_(overwrite), what_(std::move(what)), fix_(std::move(fix)) {
   if (path_.empty() || path_.back() == '/')
-    throw Error("the results file name '" + path_ + "' names no file", kResultsFix);
+    throw Error("the " + what_ + " name '" + path_ + "' names no file", fix_);
   const std::string dir = dir_of(path_);
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw Error("the directory of results file " + path_ + " does not exist", kResultsFix);
+    throw Error("the directory of " + what_ + " " + path_ + " does not exist", fix_);
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw Error("the directory of results file " + path_ +
+    throw Error("the directory of " + what_ + " " + path_ +
                     " is not writable: " + std::strerror(errno),
-                kResultsFix);
+                fix_);
   check_target();
 }
 
@@ -107,24 +107,27 @@ void ResultsFile::check_target() const {
   if (::lstat(path_.c_str(), &st) != 0)
     return; // a new file
   if (S_ISLNK(st.st_mode))
-    throw Error("results file " + path_ + " is a symbolic link; pio-harness never replaces a link",
-                kResultsFix);
+    throw Error(what_ + " " + path_ + " is a symbolic link; pio-harness never replaces a link",
+                fix_);
   if (S_ISDIR(st.st_mode))
-    throw Error("results file " + path_ + " is a directory", kResultsFix);
+    throw Error(what_ + " " + path_ + " is a directory", fix_);
   if (!S_ISREG(st.st_mode))
-    throw Error("results file " + path_ + " is not a regular file", kResultsFix);
+    throw Error(what_ + " " + path_ + " is not a regular file", fix_);
   const bool mine = ours_ && static_cast<unsigned long long>(st.st_dev) == dev_ &&
                     static_cast<unsigned long long>(st.st_ino) == ino_;
   if (!mine && !overwrite_)
-    throw Error("results file " + path_ +
+    throw Error(what_ + " " + path_ +
                     " exists and was not written by this run; pio-harness will not replace it",
                 "name a new file with ResultsFile / --results, remove it, or allow it with "
                 "'Overwrite on' / --overwrite");
 }
 
-void ResultsFile::save(const nlohmann::json &doc) {
+std::size_t ResultsFile::save(const nlohmann::json &doc) {
+  return save_text(doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+std::size_t ResultsFile::save_text(const std::string &text) {
   check_target();
-  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // A hidden temporary next to the file, named by this process and created exclusively: it is
   // ours, and never a user's file.
   const std::string dir = dir_of(path_);
@@ -133,14 +136,14 @@ void ResultsFile::save(const nlohmann::json &doc) {
                           std::to_string(++saves_) + ".pio-tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0)
-    throw Error("cannot create the temporary results file " + tmp + ": " + std::strerror(errno),
-                kResultsFix);
+    throw Error("cannot create the temporary " + what_ + " " + tmp + ": " + std::strerror(errno),
+                fix_);
   track_created(tmp);
   auto fail = [&](const std::string &what) {
     ::unlink(tmp.c_str());
     untrack_created(tmp);
-    throw Error("writing results file " + path_ + " failed: " + what,
-                "check free space and the file system; " + std::string(kResultsFix));
+    throw Error("writing " + what_ + " " + path_ + " failed: " + what,
+                "check free space and the file system; " + std::string(fix_));
   };
   std::size_t done = 0;
   while (done < text.size()) {
@@ -165,6 +168,7 @@ void ResultsFile::save(const nlohmann::json &doc) {
   ours_ = true;
   dev_ = static_cast<unsigned long long>(st.st_dev);
   ino_ = static_cast<unsigned long long>(st.st_ino);
+  return text.size();
 }
 
 } // namespace pio::harness

@@ -13,6 +13,13 @@
 
 namespace pio::harness {
 
+/// Whether a run prints live progress lines (docs/results.md, "Live progress").
+enum class ProgressMode {
+  Auto, ///< only when `err` is std::cerr and standard error is a terminal
+  On,   ///< always (--progress)
+  Off,  ///< never (--quiet)
+};
+
 /// What a run needs besides the config file.
 struct RunOptions {
   std::string config_path; ///< the site config (required)
@@ -24,6 +31,8 @@ struct RunOptions {
   bool keep_files = false;  ///< keep test files after the run (--keep-files)
   bool clean_stale = false; ///< remove leftovers of pio-bench runs on other hosts too
   bool check_only = false;  ///< stop after the checks, before any I/O (--check)
+  /// Live progress lines on `err`, rank 0 (--progress: On, --quiet: Off).
+  ProgressMode progress = ProgressMode::Auto;
   std::vector<std::string> command_line; ///< recorded in the results
   std::ostream *out = &std::cout;        ///< tables and progress (rank 0)
   std::ostream *err = &std::cerr;        ///< errors and warnings

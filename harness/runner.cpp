@@ -6,15 +6,19 @@
 
 #include "config.hpp"
 #include "consensus.hpp"
+#include "directive_fault.hpp"
 #include "json_reporter.hpp"
 #include "loader.hpp"
 #include "measure.hpp"
 #include "module_plan.hpp"
+#include "pio/mpi_handles.hpp"
 #include "process_guard.hpp"
+#include "provenance.hpp"
 #include "reporters.hpp"
 #include "results_file.hpp"
 #include "run.hpp"
 #include "run_state.hpp"
+#include "sweep.hpp"
 #include "test_runner.hpp"
 #include "watchdog.hpp"
 
@@ -38,10 +42,13 @@ ModuleResult block_record(const ModulePlan &plan) {
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
     if (!m.settings.count(name) && name.rfind("Hint:", 0) == 0)
       m.settings[name] = {value};
+  if (!block.processes_line.name.empty()) // the ranks the block ran on, when the config says
+    m.settings["Processes"] = {std::to_string(block.processes)};
   m.collective = block.collective;
   m.file_view = block.file_view;
   m.verify = block.verify;
   m.sync_writes = block.sync_writes;
+  m.started = utc_timestamp();
   return m;
 }
 
@@ -63,8 +70,9 @@ ModuleContext module_context(const RunState &rs, const ModulePlan &plan, Service
   return mctx;
 }
 
-/// One <ap_module> block: init, tests x reps, cleanup, figure.
-void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
+/// One <ap_module> block: init, tests x reps, cleanup, figure. False (on every rank) when
+/// init_module found a config error (a DirectiveError): the run stops there with exit code 2.
+bool run_module(RunState &rs, const ModulePlan &plan, int block_index) {
   if (rs.rank == 0) {
     rs.result.modules.push_back(block_record(plan));
     rs.report([&](Reporter &r) {
@@ -80,8 +88,10 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
       record().error = ErrorRecord{f.rank, f.message};
   };
   auto finish = [&] {
-    if (rs.rank == 0)
+    if (rs.rank == 0) {
+      record().finished = utc_timestamp();
       rs.report([&](Reporter &r) { r.block_finished(rs.result, record()); });
+    }
   };
 
   FileServices services(*rs.files, rs.kept);
@@ -91,22 +101,28 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
                     std::to_string(block.line) + ")");
   heartbeat("init_module");
+  bool config_error = false;
   auto f = agree(rs.comm, capture("init_module", [&] {
                    inst = instantiate(*plan.library, *plan.info);
-                   tests = inst.module->init_module(mctx);
+                   init_with_located_errors(block, &config_error,
+                                            [&] { tests = inst.module->init_module(mctx); });
                  }));
   if (f) {
     fail_module(*f);
     rs.release_kept();
     finish();
-    return;
+    return !any_rank(rs.comm, config_error);
   }
+  if (rs.rank == 0)
+    record().tests_planned = static_cast<int>(tests.size());
   for (size_t i = 0; i < tests.size(); ++i) {
     TestResult tr;
+    tr.started = utc_timestamp();
     const auto failure = run_test(rs, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
     if (failure)
       rs.any_failure = true;
     if (rs.rank == 0) {
+      tr.finished = utc_timestamp();
       if (failure)
         tr.error = ErrorRecord{failure->rank, failure->message};
       tr.summary = summarize_reps(tr.reps);
@@ -128,6 +144,7 @@ void run_module(RunState &rs, const ModulePlan &plan, int block_index) {
       fail_module(Failure{0, err});
   }
   finish();
+  return true;
 }
 
 /// Prints an error that stops the run before any I/O (rank 0) and returns exit code 2.
@@ -150,6 +167,56 @@ void settle(double seconds) {
   }
 }
 
+/// Waits at a block's end for every rank of the run, telling the watchdog this rank is alive
+/// (a rank idle in a block of fewer Processes waits here for as long as the block runs), and
+/// returns on every rank whether every rank passed ok. The polling backs off to 20 ms, so that
+/// idle ranks leave the cores to the ranks measuring.
+bool wait_for_block_end(MPI_Comm comm, bool ok) {
+  heartbeat_wait();
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Request req;
+  MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req);
+  auto pause = std::chrono::microseconds(50);
+  for (int done = 0; MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done;) {
+    heartbeat("waiting for the ranks of the block");
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+  return all == 1;
+}
+
+/// One block on the first plan.block->processes ranks of the run (all when 0); the other ranks
+/// idle until its end. Returns run_module's verdict on every rank of the run.
+bool run_block(RunState &rs, const ModulePlan &plan, int block_index) {
+  const MPI_Comm run_comm = rs.comm;
+  const int run_size = rs.size;
+  const int procs =
+      plan.block->processes > 0 ? std::min(plan.block->processes, run_size) : run_size;
+  Comm sub; // the block's ranks, when fewer than the run's (rank 0 of the run is its rank 0)
+  if (procs < run_size) {
+    heartbeat("MPI_Comm_split (Processes)");
+    mpi_check(MPI_Comm_split(run_comm, rs.rank < procs ? 0 : MPI_UNDEFINED, rs.rank, sub.out()),
+              "MPI_Comm_split");
+  }
+  bool ok = true;
+  if (rs.rank < procs) {
+    rs.comm = procs < run_size ? sub.get() : run_comm;
+    rs.size = procs;
+    try {
+      ok = run_module(rs, plan, block_index);
+    } catch (...) {
+      rs.comm = run_comm;
+      rs.size = run_size;
+      throw;
+    }
+    rs.comm = run_comm;
+    rs.size = run_size;
+    if (ok && plan.block->settle_time > 0)
+      settle(plan.block->settle_time);
+  }
+  return wait_for_block_end(run_comm, ok);
+}
+
 } // namespace
 
 RunOutcome run(const RunOptions &options, MPI_Comm comm) {
@@ -166,14 +233,18 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   std::vector<ModulePlan> plans;
   std::string err = capture("config", [&] {
     config = parse_config(options.config_path);
+    expand_processes(config, rs.size);
     catalog = scan_modules(module_search_path(options.module_dirs, config));
     plans = plan_modules(config, catalog);
   });
   if (auto f = agree(comm, err))
     return stop_before_io(options, rs.rank, *f);
-  if (rs.rank == 0)
-    for (const auto &w : duplicate_module_warnings(catalog))
+  if (rs.rank == 0) {
+    for (const auto &w : module_warnings(catalog))
       *options.err << "pio-harness: warning: " << w << "\n";
+    for (const auto &n : config.notes)
+      *options.err << "pio-harness: note: " << n << "\n";
+  }
   rs.config = &config;
   if (config.modules.empty())
     return stop_before_io(
@@ -217,21 +288,22 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (rs.rank == 0) {
     rs.result.config_path = config.path;
     rs.result.config_text = config.text;
+    fill_config_files(config.sources, rs.result);
     rs.result.results_path = results_path;
     rs.report([&](Reporter &r) { r.run_started(rs.result); });
   }
 
   // 2. Every block in order; a failed block does not stop the others.
+  bool config_error = false; // a module's DirectiveError: stop, keep what was measured, exit 2
   for (size_t i = 0; i < plans.size(); ++i) {
-    run_module(rs, plans[i], static_cast<int>(i));
-    if (plans[i].block->settle_time > 0)
-      settle(plans[i].block->settle_time);
-    heartbeat_wait();
-    MPI_Barrier(comm);
+    if (!run_block(rs, plans[i], static_cast<int>(i))) {
+      config_error = true; // the block's error is on the console already
+      break;
+    }
   }
 
   RunOutcome outcome;
-  outcome.exit_code = rs.any_failure ? 1 : 0;
+  outcome.exit_code = config_error ? 2 : rs.any_failure ? 1 : 0;
   if (rs.rank == 0) {
     rs.result.status = rs.any_failure ? "failed" : "complete";
     rs.result.exit_code = outcome.exit_code;

@@ -40,6 +40,14 @@ std::string test_path(const RunState &rs, const ModuleBlock &block, const TestSp
   return path;
 }
 
+/// The block's TimingScope and StoneWall (checked when the config was read).
+LoopControls loop_controls(const ModuleBlock &block) {
+  LoopControls c;
+  c.scope = parse_timing_scope(block.timing_scope);
+  c.stone_wall_s = block.stone_wall;
+  return c;
+}
+
 /// What makes a test impossible before anything runs ("" if nothing); the same on every rank.
 std::string check_test(const RunState &rs, const ModulePlan &plan, const TestSpec &spec) {
   if (std::string g = check_groups(spec.groups, rs.size); !g.empty())
@@ -125,8 +133,13 @@ std::optional<Failure> run_reps(RunState &rs, Module &module, const ModuleContex
     }
     std::vector<PhaseTiming> timings;
     for (size_t k = 0; k < running.phases.size() && !failure; ++k) {
-      timings.push_back(
-          run_phase(module, tc, c.all, static_cast<int>(k), mctx.sync_writes, mctx.collective));
+      LoopControls controls = loop_controls(block);
+      // A phase after a stonewalled one that stopped early reads no further than it wrote.
+      if (k > 0 && timings.back().stonewalled && running.phases[k].time_budget_s <= 0)
+        controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
+                                          running.phases[k].work_units);
+      timings.push_back(run_phase(module, tc, c.all, static_cast<int>(k), mctx.sync_writes,
+                                  mctx.collective, controls));
       failure = timings.back().failure;
     }
     if (failure) {
@@ -184,6 +197,8 @@ std::optional<Failure> run_test(RunState &rs, Module &module, const ModuleContex
   result.params = spec.params;
   result.comm = spec.comm;
   result.procs = rs.size;
+  result.timing_scope = timing_scope_name(loop_controls(*plan.block).scope);
+  result.stone_wall_s = plan.block->stone_wall;
   const std::string problem = check_test(rs, plan, spec);
   if (!problem.empty())
     return Failure{0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem};

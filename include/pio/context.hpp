@@ -27,7 +27,7 @@ public:
 
 /// Module-wide context (Table A.1): valid from init_module to cleanup_module.
 struct ModuleContext {
-  MPI_Comm comm = MPI_COMM_WORLD; ///< all ranks of the run
+  MPI_Comm comm = MPI_COMM_WORLD; ///< all ranks of the block (its Processes ranks, else the run)
   int rank = 0;                   ///< rank in comm
   int size = 1;                   ///< size of comm
   std::string module_name;        ///< the name this block selected
@@ -91,7 +91,9 @@ struct UnitContext {
   TestContext *test = nullptr; ///< the test this unit belongs to
   int phase = 0;               ///< index into spec().phases
   std::int64_t unit = 0;       ///< index of this unit within the phase (0-based)
-  std::int64_t units = 0;      ///< units in the phase, or -1 while a time-driven phase is running
+  /// Units in the phase, or -1 while a time-driven phase is running; under the block's
+  /// StoneWall the declared count, which the phase may stop short of (docs/timing.md).
+  std::int64_t units = 0;
   bool flush = false;          ///< flush writes inside the unit (SyncWrites)
   bool collective = false;     ///< use collective calls
 };

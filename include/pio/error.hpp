@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pio {
 
@@ -17,6 +18,24 @@ public:
 
 private:
   std::string hint_;
+};
+
+/// A module directive whose value is well formed and within its declared limits but makes no
+/// sense for the test: out of range for the geometry, an impossible geometry, a file that would
+/// end beyond 2^63-1 bytes. Thrown from Module::init_module (on every rank alike: compute it from
+/// the directives and the process count only), it stops the run before the block's first I/O
+/// with exit code 2 and the file:line of `directive` in the block (docs/reliability.md); thrown
+/// from a later method it fails the test like any Error.
+class DirectiveError : public Error {
+public:
+  /// directive: the directive at fault, as the module declares it (e.g. "HeaderOffset").
+  DirectiveError(std::string directive, const std::string &what, std::string hint = {})
+      : Error(what, std::move(hint)), directive_(std::move(directive)) {}
+  /// The directive at fault, as the module declares it.
+  const std::string &directive() const noexcept { return directive_; }
+
+private:
+  std::string directive_;
 };
 
 /// An MPI call returned an error code; the message names the call and MPI's error string.

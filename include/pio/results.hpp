@@ -40,6 +40,10 @@ struct PhaseResult {
   double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
   double elapsed_time_s = 0;     ///< wall time of the phase, untimed steps included
   double time_budget_s = 0;      ///< the phase's budget when time-driven (0 = count-driven)
+  std::int64_t units_limit = 0;  ///< time-driven: the most units it could run (0 = no limit)
+  std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
+  bool stonewalled = false;      ///< made time-driven by the block's StoneWall
+  std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
   double bandwidth_MiBps = 0;    ///< bytes / aggregate time
   Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
   std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
@@ -86,9 +90,13 @@ struct TestResult {
   std::map<std::string, std::string> hints_requested; ///< the test's and the block's hints
   std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
   std::optional<CommSemantics> comm;                  ///< TestSpec::comm
+  std::string timing_scope = "unit"; ///< the block's TimingScope: "unit" or "phase"
+  double stone_wall_s = 0;           ///< the block's StoneWall budget per phase (0 = off)
   std::vector<Repetition> reps;                       ///< every repetition that completed
   TestSummary summary;                                ///< over reps
   std::optional<ErrorRecord> error;                   ///< set if the test failed
+  std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
+  std::string finished; ///< when it finished (all its repetitions, or its failure)
 };
 
 /// A cell of a figure table.
@@ -135,9 +143,35 @@ struct ModuleResult {
   long reps = 1;
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
   bool collective = false, file_view = true, verify = false, sync_writes = false;
+  int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
+  std::string started;              ///< when the block started on rank 0 (ISO 8601 UTC, ms)
+  std::string finished;             ///< when it finished (after cleanup_module and the figure)
   std::vector<TestResult> tests;    ///< in order
   std::optional<ErrorRecord> error; ///< a failure outside a test (init, cleanup, figure)
   std::optional<Figure> figure;     ///< the module's figure of merit
+};
+
+/// A config file the run read (the main config first, then each Include'd one as read).
+struct ConfigFile {
+  std::string path;          ///< as read (an Include'd file: relative to its includer's directory)
+  std::string included_from; ///< "file:line" of its Include ("" for the main config)
+  std::string text;          ///< its text as written, before ${VAR} expansion
+};
+
+/// One `${NAME}` of the config and what it expanded to (docs/configuration.md).
+struct ConfigVariable {
+  std::string name;          ///< NAME
+  std::string value;         ///< the text put in its place
+  bool set = false;          ///< NAME was set in the environment
+  bool from_default = false; ///< the ${NAME:-default} text was used (NAME unset or empty)
+  std::string file;          ///< where it is written
+  int line = 0;              ///< the line in that file
+};
+
+/// The batch job the run ran in (Slurm's SLURM_JOB_ID or PBS's PBS_JOBID).
+struct BatchJob {
+  std::string scheduler; ///< "slurm" or "pbs"
+  std::string id;        ///< the job id
 };
 
 /// A whole run: provenance and every block.
@@ -152,6 +186,15 @@ struct RunResult {
   std::vector<std::pair<std::string, int>> hosts; ///< host name, ranks on it
   std::string test_file, file_system;
   std::string config_path, config_text;
+  std::vector<ConfigFile> config_files;         ///< every file read, the main config first
+  std::vector<ConfigVariable> config_variables; ///< every ${VAR} expanded, in reading order
+  /// Rank 0's environment that affects MPI-IO: ROMIO_HINTS and every MPICH_*, MPIR_CVAR_*,
+  /// ROMIO_* and HWLOC_* variable.
+  std::map<std::string, std::string> environment;
+  /// The text of the file ROMIO_HINTS names (unset: ROMIO_HINTS is unset or names no readable
+  /// regular file of at most 1 MiB).
+  std::optional<std::string> romio_hints_text;
+  std::optional<BatchJob> batch_job; ///< the Slurm or PBS job, when the run is in one
   std::string results_path;
   std::string status = "running"; ///< running, complete, failed
   int exit_code = 0;

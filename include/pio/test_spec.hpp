@@ -20,6 +20,17 @@ enum class FileUse {
   FilePerProcess, ///< one file per rank ("<TestFile>.<rank>"), opened on MPI_COMM_SELF
 };
 
+/// How a time-driven phase decides when to stop (docs/timing.md).
+enum class EndCheck {
+  /// Units in geometric batches (1, 2, 4, ...); after each batch the root compares the elapsed
+  /// time with the budget and broadcasts the next batch size (b_eff_io paper §5.4).
+  Batched,
+  /// After every unit the root predicts the elapsed time after one more unit from the mean so
+  /// far and goes on while it stays within the budget: elapsed * (n + 1) / n <= budget
+  /// (b_eff_io 2.1, b_eff_io.c: a barrier, the root's clock and a broadcast after every call).
+  PerUnit,
+};
+
 /// A run of work units timed as one series. Most tests have one phase; a test with several
 /// phases (b_eff_io's patterns within one open/close) reports each phase and their sum.
 struct Phase {
@@ -31,6 +42,7 @@ struct Phase {
   /// phase is time-driven (> 0) is fixed when it starts.
   double time_budget_s = 0;
   std::int64_t max_work_units = 0; ///< time-driven: upper bound on units (0 = none)
+  EndCheck end_check = EndCheck::Batched; ///< time-driven: how the root decides to stop
 };
 
 /// What a communication test reports (IMB 3.2 User Guide §3.3.1, §4.2.1: throughput for single

@@ -82,6 +82,9 @@ void add_phases(const PlanInput &in, TestPlan &m) {
                              (m.method == Method::Write || !in.repeat_exactly);
     if (time_driven)
       ph.time_budget_s = d.nominal;
+    // b_eff_io 2.1 decides after every call; the paper's §5.4 in geometric batches.
+    if (in.definition == Definition::Original)
+      ph.end_check = EndCheck::PerUnit;
     if (time_driven && m.method == Method::Write && m.cap_units[d.pattern] > 0)
       ph.max_work_units = m.cap_units[d.pattern];
     m.spec.phases.push_back(ph);

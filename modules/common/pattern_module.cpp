@@ -19,6 +19,10 @@ std::vector<DirectiveSpec> pattern_directives(const std::string &work_units,
       DirectiveSpec{"WorkUnits", DirectiveType::Integer, work_units, work_units_help}.at_least(1),
       DirectiveSpec{"HeaderOffset", DirectiveType::Size, "0",
                     "bytes skipped at the start of the file before the pattern begins"}
+          .at_least(0),
+      DirectiveSpec{"ReorderTasks", DirectiveType::Integer, "0",
+                    "read modes: rank r reads the bytes rank (r + ReorderTasks) mod P wrote, not "
+                    "its own (IOR -C; 0 = off)"}
           .at_least(0)};
 }
 
@@ -36,17 +40,18 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   mode_ = parse_temporal_mode(ctx.settings.text("Mode"));
   work_units_ = ctx.settings.integer("WorkUnits");
   header_offset_ = ctx.settings.size("HeaderOffset");
-  geometries_.clear();
+  reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
+  tests_ = make_tests(ctx);
   std::vector<TestSpec> tests;
-  for (auto &p : make_tests(ctx)) {
+  for (auto &p : tests_) {
     if (!p.geometry)
       throw Error("pattern test '" + p.spec.label + "' has no geometry",
                   "return a Geometry with every PatternTest from make_tests");
     p.spec.params["mode"] = temporal_mode_name(mode_);
     p.spec.params["header_offset"] = std::to_string(p.spec.header_offset);
     p.spec.params["work_units"] = std::to_string(p.spec.phases.at(0).work_units);
-    tests.push_back(std::move(p.spec));
-    geometries_.push_back(std::move(p.geometry));
+    p.spec.params["reorder_tasks"] = std::to_string(reorder_tasks_);
+    tests.push_back(p.spec);
   }
   return tests;
 }
@@ -54,7 +59,9 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
 void PatternModule::describe_test(TestContext &test) {
   run_ = std::make_shared<Run>();
   Run &r = *run_;
-  r.geometry = geometries_.at(static_cast<size_t>(test.test_index));
+  const PatternTest &declared = tests_.at(static_cast<size_t>(test.test_index));
+  r.geometry = test.rep > 0 && declared.repetition_geometry ? declared.repetition_geometry(test.rep)
+                                                            : declared.geometry;
   r.mode = mode_;
   r.file = test.file;
   r.comm = test.comm;
@@ -62,6 +69,12 @@ void PatternModule::describe_test(TestContext &test) {
   r.verify = test.module->verify;
   r.use_view = test.module->use_file_view;
   r.units = test.spec().phases.at(0).work_units;
+  r.size = test.size;
+  // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.
+  const bool shared_file = test.spec().file != FileUse::FilePerProcess;
+  r.shift = needs_prepared_file(mode_) && shared_file
+                ? static_cast<int>(reorder_tasks_ % std::max(1, test.size))
+                : 0;
   if (test.spec().phases.size() != 1 || test.spec().phases[0].time_budget_s > 0)
     throw Error("pattern modules run one count-driven phase per test",
                 "remove time budgets from this pattern's tests");
@@ -75,12 +88,15 @@ void PatternModule::describe_test(TestContext &test) {
             "MPI_Allreduce");
 
   // Read-type modes need the data in the file first (thesis §3.3.2: init "can set up any
-  // files for read tests"); written untimed, generation 0, then synced for all ranks.
+  // files for read tests"); written untimed, generation 0, then synced for all ranks. This rank
+  // writes, with its own stamps, what `reader` will read: itself, or with ReorderTasks the rank
+  // `shift` below it, so that no rank reads bytes it wrote itself.
   if (needs_prepared_file(mode_)) {
+    const int reader = (r.rank - r.shift + r.size) % r.size;
     for (std::int64_t u = 0; u < r.units; ++u) {
-      if (r.geometry->data_rank(r.rank, u) != r.rank)
+      if (r.geometry->data_rank(reader, u) != reader)
         continue; // another rank prepares these bytes
-      r.extents = r.geometry->extents(r.rank, u);
+      r.extents = r.geometry->extents(reader, u);
       r.bytes = 0;
       for (const auto &e : r.extents)
         r.bytes += e.length;

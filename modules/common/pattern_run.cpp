@@ -86,7 +86,7 @@ std::vector<std::uint8_t> PatternModule::Run::read_back() const {
 
 void PatternModule::Run::prepare_unit(std::int64_t unit) {
   extents = geometry->extents(rank, unit);
-  owner = geometry->data_rank(rank, unit);
+  owner = (geometry->data_rank(rank, unit) + shift) % size;
   bytes = 0;
   for (const auto &e : extents)
     bytes += e.length;

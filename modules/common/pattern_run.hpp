@@ -24,7 +24,9 @@ struct PatternModule::Run {
   MPI_File file = MPI_FILE_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
-  int owner = 0; // data_rank of the current unit: whose stamps its bytes hold
+  int size = 1;  // ranks of the test
+  int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
+  int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
   bool verify = false;
   bool use_view = true;
   std::int64_t units = 0;

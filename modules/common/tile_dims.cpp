@@ -7,7 +7,7 @@
 namespace pio::patterns {
 
 std::vector<std::int64_t> parse_dims(const std::string &text, int rank,
-                                     const std::string &directive) {
+                                     const std::string &directive, bool allow_zero) {
   const std::string form = rank == 2 ? "XxY, e.g. 64x32, or one number for a square"
                                      : "XxYxZ, e.g. 8x8x8, or one number for a cube";
   std::vector<std::int64_t> dims;
@@ -23,10 +23,14 @@ std::vector<std::int64_t> parse_dims(const std::string &text, int rank,
       pos = 0;
     }
     if (word.empty() || pos != word.size())
-      throw Error(directive + " '" + text + "' is not of the form " + form, "write " + form);
-    if (n <= 0)
-      throw Error(directive + " '" + text + "' has an extent that is not positive",
-                  "every extent must be 1 or more");
+      throw DirectiveError(directive, directive + " '" + text + "' is not of the form " + form,
+                           "write " + form);
+    if (n < 0 || (n == 0 && !allow_zero))
+      throw DirectiveError(directive,
+                           directive + " '" + text + "' has an extent that is " +
+                               (allow_zero ? "negative" : "not positive"),
+                           allow_zero ? "every extent must be 0 or more"
+                                      : "every extent must be 1 or more");
     dims.push_back(n);
     if (x == std::string::npos)
       break;
@@ -35,9 +39,10 @@ std::vector<std::int64_t> parse_dims(const std::string &text, int rank,
   if (dims.size() == 1)
     dims.assign(static_cast<size_t>(rank), dims.front());
   if (dims.size() != static_cast<size_t>(rank))
-    throw Error(directive + " '" + text + "' has " + std::to_string(dims.size()) +
-                    " extents, expected " + std::to_string(rank),
-                "write " + form);
+    throw DirectiveError(directive,
+                         directive + " '" + text + "' has " + std::to_string(dims.size()) +
+                             " extents, expected " + std::to_string(rank),
+                         "write " + form);
   return dims;
 }
 
@@ -48,10 +53,16 @@ std::string format_dims(const std::vector<std::int64_t> &dims) {
   return out;
 }
 
-int checked_int(std::int64_t value, const std::string &what) {
-  if (value < 0 || value > INT_MAX)
-    throw Error(what + " (" + std::to_string(value) + ") exceeds 2^31-1, the largest MPI count",
-                "make the dataset smaller in that dimension or use a larger element size");
+int checked_int(std::int64_t value, const std::string &what, const std::string &directive) {
+  if (value < 0 || value > INT_MAX) {
+    const std::string message =
+        what + " (" + std::to_string(value) + ") exceeds 2^31-1, the largest MPI count";
+    const std::string fix =
+        "make the dataset smaller in that dimension or use a larger element size";
+    if (!directive.empty())
+      throw DirectiveError(directive, message, fix);
+    throw Error(message, fix);
+  }
   return static_cast<int>(value);
 }
 

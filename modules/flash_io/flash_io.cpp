@@ -36,12 +36,40 @@
 
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/flash_geometry.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/tile_dims.hpp"
 
 namespace pio::patterns {
 namespace {
+
+/// Every size of layout f, computed with overflow checks before FlashLayout computes it plainly:
+/// throws DirectiveError if a product exceeds 2^63-1, an MPI count 2^31-1, or the file of `units`
+/// checkpoints 2^63-1.
+void check_layout(const FlashLayout &f, std::int64_t units) {
+  // Rank r has blocks + r mod spread blocks: T < ranks x (blocks + ranks).
+  const std::int64_t most = checked_add(f.blocks, f.ranks, "Blocks", "blocks of one rank");
+  checked_int(checked_mul(most, f.ranks, "Blocks", "the blocks of all ranks"), "total blocks",
+              "Blocks");
+  checked_int(f.total_blocks(), "total blocks", "Blocks");
+  const std::int64_t cells = checked_mul(checked_mul(f.nx, f.ny, "BlockSizes", "cells of a block"),
+                                         f.nz, "BlockSizes", "cells of a block");
+  const std::int64_t block = checked_mul(cells, f.element, "ElementSize", "one block variable");
+  const std::int64_t all_blocks =
+      checked_mul(f.total_blocks(), block, "Blocks", "one variable of all blocks");
+  checked_file_end(f.header, units, checked_mul(all_blocks, f.vars, "Variables", "one checkpoint"),
+                   "WorkUnits");
+  // Memory: guarded cubes of all variables (the buffer every rank allocates).
+  const std::int64_t g2 = checked_mul(f.guard, 2, "GuardCells", "guard cells of a block");
+  std::int64_t guarded = 1;
+  for (const std::int64_t n : {f.nx, f.ny, f.nz})
+    guarded = checked_mul(guarded, checked_add(n, g2, "GuardCells", "a guarded block edge"),
+                          "GuardCells", "cells of a guarded block");
+  checked_mul(checked_mul(checked_mul(guarded, f.vars, "Variables", "a guarded block"), f.element,
+                          "ElementSize", "a guarded block"),
+              most, "Blocks", "the memory of one rank's guarded blocks");
+}
 
 class FlashIo : public PatternModule {
 protected:
@@ -57,7 +85,7 @@ protected:
         f.nx = cells[0], f.ny = cells[1], f.nz = cells[2], f.guard = guard, f.vars = vars;
         f.element = element, f.blocks = blocks, f.spread = spread, f.header = header_offset();
         f.ranks = ctx.size;
-        checked_int(f.total_blocks(), "total blocks");
+        check_layout(f, work_units());
         std::int64_t total = 0, lo = f.transfer(0), hi = f.transfer(0);
         for (int r = 0; r < ctx.size; ++r) {
           total += f.transfer(r);

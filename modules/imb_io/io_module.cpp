@@ -21,7 +21,8 @@ bool is_write(const Benchmark &b) { return b.action == Action::Write; }
 
 std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
   // IMB-IO's standard values (settings_io.h, §5.2.1): MAXMSGLOG 24, MSGSPERSAMPLE 50,
-  // MSGS_NONAGGR 10, OVERALL_VOL 16 MB. No warm-up (§5.2.6 is MPI1 and EXT only), no off_cache.
+  // MSGS_NONAGGR 10, OVERALL_VOL 16 MB, SECS_PER_SAMPLE 10. No warm-up (§5.2.6 is MPI1 and EXT
+  // only), no off_cache.
   std::vector<pio::DirectiveSpec> d;
   for (auto s : imb::directives()) {
     if (s.name == "MaxMsgLog")
@@ -30,8 +31,8 @@ std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
       s.default_value = "50";
     else if (s.name == "OverallVolume")
       s.default_value = "16M";
-    else if (s.name == "TimeLimit" || s.name == "WarmUp" || s.name == "OffCache" ||
-             s.name == "CacheLineSize" || s.name == "RootShift" || s.name == "ReduceScatter")
+    else if (s.name == "WarmUp" || s.name == "OffCache" || s.name == "CacheLineSize" ||
+             s.name == "RootShift" || s.name == "ReduceScatter")
       continue;
     d.push_back(std::move(s));
   }
@@ -74,6 +75,14 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
   for (int np : counts) {
     const pio::RankGroups groups = single ? pio::RankGroups::first(1)
                                           : rank_groups(ctx.size, np, cfg_.multi, cfg_.px, cfg_.py);
+    // A colour list shorter than the run leaves the ranks past its end out (RankGroups::first).
+    const auto r = static_cast<size_t>(ctx.rank);
+    const bool in = r < groups.color.size() && groups.color[r] >= 0;
+    MPI_Comm all = MPI_COMM_NULL;
+    pio::mpi_check(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all),
+                   "MPI_Comm_split");
+    participants_[np] = all;
+    const int ngroups = *std::max_element(groups.color.begin(), groups.color.end()) + 1;
     for (std::int64_t x : lengths) {
       const std::int64_t n = none ? count : sample_count(x, count, cfg_.overall_vol);
       pio::TestSpec s;
@@ -91,8 +100,14 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
                   {"msg_bytes", std::to_string(x)},
                   {"n_sample", std::to_string(n)},
                   {"mbytes_unit", cfg_.mbytes_unit}};
-      if (is_write(b_) && !b_.nonblocking)
+      // IMB prints "MODE: AGGREGATE" for reads and non-blocking benchmarks too (their one mode:
+      // no completion step, or aggregate only, §4.2.5); Open_Close has none.
+      if (!none)
         s.params["mode"] = mode_ == Mode::Aggregate ? "aggregate" : "non-aggregate";
+      if (cfg_.multi)
+        s.params["multi_outflag"] = std::to_string(cfg_.outflag);
+      if (ngroups > 1)
+        s.params["group_ranks"] = group_members(groups, cfg_.px, cfg_.py);
       if (b_.nonblocking)
         s.params["target_cpu_secs"] = std::to_string(target_cpu_s_);
       tests.push_back(std::move(s));
@@ -132,6 +147,7 @@ void IoModule::describe_test(pio::TestContext &test) {
     if (rank_ == 0)
       test.module->claim_file(own_path_);
     buf_.assign(1, 0);
+    apply_time_limit(test);
     return;
   }
   // Each process moves its portion of X (§4.2.4.3 Figure 15: Nproc disjoint contiguous blocks);
@@ -162,6 +178,7 @@ void IoModule::describe_test(pio::TestContext &test) {
   char native[] = "native";
   pio::mpi_check(MPI_File_set_view(fh_, 0, MPI_BYTE, filetype, native, MPI_INFO_NULL),
                  "MPI_File_set_view");
+  apply_time_limit(test);
   reqs_.assign(static_cast<size_t>(n_), MPI_REQUEST_NULL);
   if (b_.nonblocking) {
     // t_pure: the equivalent blocking sample, timed here (untimed by the harness) as IMB does
@@ -169,7 +186,7 @@ void IoModule::describe_test(pio::TestContext &test) {
     rewind();
     MPI_Barrier(comm_);
     const double start = MPI_Wtime();
-    blocking_sample();
+    blocking_sample(n_);
     double mine = (MPI_Wtime() - start) / static_cast<double>(n_), t_pure = 0;
     pio::mpi_check(MPI_Allreduce(&mine, &t_pure, 1, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
     if (test.group == 0 && rank_ == 0)
@@ -276,11 +293,11 @@ void IoModule::complete() {
   pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
 }
 
-void IoModule::blocking_sample() {
+void IoModule::blocking_sample(std::int64_t n) {
   // Figure 12: aggregate writes complete once after M = n_sample transfers, non-aggregate ones
   // after each; reads have no completion step.
   const bool each = is_write(b_) && mode_ == Mode::NonAggregate;
-  for (std::int64_t j = 0; j < n_; ++j) {
+  for (std::int64_t j = 0; j < n; ++j) {
     transfer(j);
     if (each)
       complete();
@@ -321,25 +338,68 @@ void IoModule::overlapped_sample() {
     complete();
 }
 
+void IoModule::open_close(std::int64_t n) {
+  // Figure 19: open, write 1 byte, close, n_sample times (the file the harness gave none of).
+  pio::Info info(hints_);
+  for (std::int64_t i = 0; i < n; ++i) {
+    MPI_File f = MPI_FILE_NULL;
+    pio::mpi_check(
+        MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
+        "MPI_File_open");
+    pio::mpi_check(MPI_File_write(f, buf_.data(), 1, MPI_BYTE, MPI_STATUS_IGNORE),
+                   "MPI_File_write");
+    pio::mpi_check(MPI_File_close(&f), "MPI_File_close");
+  }
+}
+
+double IoModule::timed_sample(std::int64_t n) {
+  if (b_.action != Action::None)
+    rewind();
+  const double start = MPI_Wtime();
+  if (b_.action == Action::None)
+    open_close(n);
+  else
+    blocking_sample(n); // non-blocking benchmarks: t_pure decides, as in IMB's probe
+  return MPI_Wtime() - start;
+}
+
+std::int64_t IoModule::limited_count(MPI_Comm all) {
+  // IMB's probe (IMB_mem_manager.c): one sample of 1 transfer, then as many as fit in about a
+  // second, the slowest rank deciding; n_sample = min(n_sample, 1 + secs / t, previous count).
+  double mine = timed_sample(1), t_one = 0;
+  pio::mpi_check(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+  double t_op = t_one;
+  const std::int64_t probe = probe_count(n_, t_one);
+  if (probe > 1) {
+    mine = timed_sample(probe) / static_cast<double>(probe);
+    pio::mpi_check(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+  }
+  if (b_.action != Action::None)
+    rewind(); // the sample starts where the probe did
+  return time_limited_count(n_, t_op, cfg_.time_limit, previous_n_);
+}
+
+void IoModule::apply_time_limit(pio::TestContext &test) {
+  // A new table (process count) starts the monotone sequence of counts afresh.
+  if (np_ != last_np_ || b_.action == Action::None)
+    previous_n_ = 0;
+  last_np_ = np_;
+  if (cfg_.time_limit > 0) {
+    n_ = limited_count(participants_.at(np_)); // np_: the test's process count
+    test.set_ops_per_unit(n_);
+  }
+  previous_n_ = n_;
+}
+
 std::int64_t IoModule::work_unit(pio::UnitContext &) {
   if (b_.action == Action::None) {
-    // Figure 19: open, write 1 byte, close, n_sample times (the file the harness gave none of).
-    pio::Info info(hints_);
-    for (std::int64_t i = 0; i < n_; ++i) {
-      MPI_File f = MPI_FILE_NULL;
-      pio::mpi_check(
-          MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
-          "MPI_File_open");
-      pio::mpi_check(MPI_File_write(f, buf_.data(), 1, MPI_BYTE, MPI_STATUS_IGNORE),
-                     "MPI_File_write");
-      pio::mpi_check(MPI_File_close(&f), "MPI_File_close");
-    }
+    open_close(n_);
     return n_;
   }
   if (b_.nonblocking)
     overlapped_sample();
   else
-    blocking_sample();
+    blocking_sample(n_);
   return n_ * portion_.length;
 }
 
@@ -382,6 +442,13 @@ void IoModule::cleanup_test(pio::TestContext &) {
   view_.reset();
   buf_.clear();
   fh_ = MPI_FILE_NULL;
+}
+
+void IoModule::cleanup_module(const pio::ModuleContext &) {
+  for (auto &[np, c] : participants_)
+    if (c != MPI_COMM_NULL)
+      MPI_Comm_free(&c);
+  participants_.clear();
 }
 
 std::pair<double, double> IoModule::pure_and_cpu(int test_index) const {

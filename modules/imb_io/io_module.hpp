@@ -32,6 +32,7 @@ public:
   std::int64_t work_unit(pio::UnitContext &unit) override;
   void after_work_unit(pio::UnitContext &unit) override;
   void cleanup_test(pio::TestContext &test) override;
+  void cleanup_module(const pio::ModuleContext &ctx) override;
   std::optional<pio::Figure> figure(const pio::ModuleResult &results) override;
 
   /// This rank's portion of X in the current test.
@@ -47,7 +48,16 @@ private:
   /// Assures completion of writes: MPI_File_sync / MPI_Barrier / MPI_File_sync (§4.2.2.2.1).
   void complete();
   /// One blocking sample of n transfers.
-  void blocking_sample();
+  void blocking_sample(std::int64_t n);
+  /// Open_Close's sample: n times open, write 1 byte, close (§4.2.4.10).
+  void open_close(std::int64_t n);
+  /// This rank's seconds for a sample of n (blocking) transfers from the start of the file.
+  double timed_sample(std::int64_t n);
+  /// n_sample after the timing probe and the run-time limit (§5.1.2.6, IMB_mem_manager.c's
+  /// dynamic iteration count), agreed by every group of the test (`all`).
+  std::int64_t limited_count(MPI_Comm all);
+  /// Cuts n_sample by the run-time limit (TimeLimit > 0) and tells the harness.
+  void apply_time_limit(pio::TestContext &test);
   /// One non-blocking sample of n transfers, overlapped with the CPU exploit (§4.2.5).
   void overlapped_sample();
   /// Writes the data every read transfer finds (untimed).
@@ -73,6 +83,9 @@ private:
   std::vector<MPI_Request> reqs_;
   int test_index_ = 0;
   std::string own_path_;                     ///< Open_Close: the file it opens itself
+  std::map<int, MPI_Comm> participants_;     ///< per process count: every rank running its tests
+  int last_np_ = 0;                          ///< the process count of the last test
+  std::int64_t previous_n_ = 0;              ///< the last length's count (IMB n_sample_prev)
   std::map<std::string, std::string> hints_; ///< Open_Close: the block's hints
 };
 

@@ -72,6 +72,8 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
         s.params["root_shift"] = cfg_.root_shift ? "on" : "off";
       if (cfg_.multi)
         s.params["multi_outflag"] = std::to_string(cfg_.outflag);
+      if (ngroups > 1)
+        s.params["group_ranks"] = group_members(groups, cfg_.px, cfg_.py);
       if (cfg_.px > 0)
         s.params["map"] = std::to_string(cfg_.px) + "x" + std::to_string(cfg_.py);
       if (cfg_.cache_size > 0)

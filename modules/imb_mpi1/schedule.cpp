@@ -119,6 +119,27 @@ pio::RankGroups rank_groups(int world, int np, bool multi, int px, int py) {
   return g;
 }
 
+std::string group_members(const pio::RankGroups &groups, int px, int py) {
+  const int world = static_cast<int>(groups.color.size());
+  const int count =
+      world == 0 ? 0 : *std::max_element(groups.color.begin(), groups.color.end()) + 1;
+  std::vector<std::vector<int>> members(static_cast<size_t>(std::max(0, count)));
+  std::vector<std::pair<int, int>> by_position; // (position, world rank)
+  for (int w = 0; w < world; ++w)
+    by_position.emplace_back(map_position(w, px, py), w);
+  std::sort(by_position.begin(), by_position.end());
+  for (const auto &[position, w] : by_position)
+    if (groups.color[static_cast<size_t>(w)] >= 0)
+      members[static_cast<size_t>(groups.color[static_cast<size_t>(w)])].push_back(w);
+  std::string out;
+  for (size_t g = 0; g < members.size(); ++g) {
+    out += g > 0 ? ";" : "";
+    for (size_t k = 0; k < members[g].size(); ++k)
+      out += (k > 0 ? " " : "") + std::to_string(members[g][k]);
+  }
+  return out;
+}
+
 CacheLayout cache_layout(std::int64_t length, std::int64_t cache_size, std::int64_t line,
                          std::int64_t n_sample) {
   CacheLayout c;

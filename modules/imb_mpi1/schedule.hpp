@@ -52,6 +52,10 @@ int map_position(int world_rank, int px, int py);
 /// one group; with -multi world / np groups of np consecutive positions (§5.1.2.3).
 pio::RankGroups rank_groups(int world, int np, bool multi, int px, int py);
 
+/// Each group's world ranks in -map order, as IMB lists them under a Multi- table ("# Group  0:
+/// 0 1"): groups separated by ';', ranks by spaces, e.g. "0 1;2 3".
+std::string group_members(const pio::RankGroups &groups, int px, int py);
+
 /// The -off_cache layout of one buffer (§5.1.2.4): each message starts at least one cache line
 /// past the previous one's end, cycling through ~2 x cache_size bytes.
 struct CacheLayout {

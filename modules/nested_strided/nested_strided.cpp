@@ -23,6 +23,7 @@
 
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
@@ -78,38 +79,54 @@ protected:
     const std::int64_t inner_stride = ctx.settings.size("InnerStride");
     const std::int64_t outer_stride = ctx.settings.size("OuterStride");
     if (inner_stride != 0 && outer_stride != 0 && inner_stride > outer_stride)
-      throw Error("InnerStride (" + format_size(inner_stride) + ") is larger than OuterStride (" +
-                      format_size(outer_stride) + ")",
-                  "the inner stride separates strips inside a tile and must not exceed the "
-                  "outer stride between tiles (thesis §3.4.1, Fig. 3.6)");
+      throw DirectiveError(
+          "InnerStride",
+          "InnerStride (" + format_size(inner_stride) + ") is larger than OuterStride (" +
+              format_size(outer_stride) + ")",
+          "the inner stride separates strips inside a tile and must not exceed the "
+          "outer stride between tiles (thesis §3.4.1, Fig. 3.6)");
     std::vector<PatternTest> tests;
     for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
-      const std::int64_t strips = inner_count * outer_count;
+      const std::int64_t strips =
+          checked_mul(inner_count, outer_count, "OuterCount", "InnerCount x OuterCount strips");
       if (size % strips != 0)
-        throw Error("BufferSizes " + format_size(size) +
-                        " is not a multiple of InnerCount x OuterCount = " + std::to_string(strips),
-                    "each rank moves InnerCount x OuterCount strips of equal size per unit; "
-                    "choose buffer sizes divisible by " +
-                        std::to_string(strips));
+        throw DirectiveError(
+            "BufferSizes",
+            "BufferSizes " + format_size(size) +
+                " is not a multiple of InnerCount x OuterCount = " + std::to_string(strips),
+            "each rank moves InnerCount x OuterCount strips of equal size per unit; "
+            "choose buffer sizes divisible by " +
+                std::to_string(strips));
       NestedShape s;
       s.header = header_offset();
       s.strip = size / strips;
       s.inner_count = inner_count;
       s.outer_count = outer_count;
-      s.inner_stride = inner_stride != 0 ? inner_stride : ctx.size * s.strip;
-      s.outer_stride = outer_stride != 0 ? outer_stride : inner_count * s.inner_stride;
-      if (s.inner_stride < ctx.size * s.strip)
-        throw Error("InnerStride " + format_size(s.inner_stride) + " is smaller than " +
-                        std::to_string(ctx.size) + " ranks x strip " + format_size(s.strip) +
-                        " (buffer size " + format_size(size) + ")",
-                    "ranks' strips would overlap: set InnerStride to 0 (dense) or at least " +
-                        format_size(ctx.size * s.strip));
-      if (s.outer_stride < inner_count * s.inner_stride)
-        throw Error("OuterStride " + format_size(s.outer_stride) +
-                        " is smaller than InnerCount x InnerStride = " +
-                        format_size(inner_count * s.inner_stride),
-                    "tiles would overlap: set OuterStride to 0 (dense) or at least " +
-                        format_size(inner_count * s.inner_stride));
+      const std::int64_t row =
+          checked_mul(ctx.size, s.strip, "BufferSizes", "the strips of all processes in a row");
+      s.inner_stride = inner_stride != 0 ? inner_stride : row;
+      const std::int64_t tile =
+          checked_mul(inner_count, s.inner_stride, "InnerStride", "InnerCount x InnerStride");
+      s.outer_stride = outer_stride != 0 ? outer_stride : tile;
+      if (s.inner_stride < row)
+        throw DirectiveError(
+            "InnerStride",
+            "InnerStride " + format_size(s.inner_stride) + " is smaller than " +
+                std::to_string(ctx.size) + " ranks x strip " + format_size(s.strip) +
+                " (buffer size " + format_size(size) + ")",
+            "ranks' strips would overlap: set InnerStride to 0 (dense) or at least " +
+                format_size(row));
+      if (s.outer_stride < tile)
+        throw DirectiveError("OuterStride",
+                             "OuterStride " + format_size(s.outer_stride) +
+                                 " is smaller than InnerCount x InnerStride = " + format_size(tile),
+                             "tiles would overlap: set OuterStride to 0 (dense) or at least " +
+                                 format_size(tile));
+      // Unit u spans OuterCount outer strides; every strip of every rank lies inside.
+      checked_file_end(s.header, work_units(),
+                       checked_mul(outer_count, s.outer_stride, "OuterStride",
+                                   "OuterCount x OuterStride, one work unit"),
+                       "WorkUnits");
       PatternTest t{pattern_spec(format_size(size), size),
                     std::make_shared<NestedStridedGeometry>(s)};
       t.spec.params["strip"] = std::to_string(s.strip);

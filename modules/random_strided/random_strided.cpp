@@ -7,14 +7,18 @@
 //
 // Geometry (P ranks, H = HeaderOffset, bounds [lo, hi] of one StripBounds entry):
 //   a work unit is one cycle. In cycle u rank r accesses len(u, r) bytes, drawn uniformly from
-//   [lo, hi] (lo >= 1) by a generator seeded with Seed, in the order u = 0, 1, ..., r = 0..P-1.
+//   [lo, hi] (lo >= 1) by a generator seeded with Seed, in the order u = 0, 1, ..., r = 0..P-1:
+//   each draw is the next 64-bit output x of splitmix64 and len = lo + x mod (hi - lo + 1).
 //   The strips of a cycle follow each other in rank order (round robin) and each cycle's stripe
 //   follows the previous one:
 //     offset(u, r) = H + sum_{u' < u} sum_{r'} len(u', r') + sum_{r' < r} len(u, r').
 // Every rank computes every rank's strips from the seed in init_module (before timing), so the
-// layout agrees without communication. The reported buffer size is the mean strip size over all
-// ranks and cycles (§4.2.4: "the points ... are plotted ... at the average buffer size").
-// The temporal modes (§3.4.2) and the I/O itself are the engine's
+// layout agrees without communication. Reseed never (the default): every repetition of a test
+// reuses that layout, so repetitions are comparable. Reseed per_repetition: repetition k > 0
+// draws its own layout from seed_k, the k-th output of splitmix64 seeded with Seed (the thesis
+// drew new sizes each run, §4.2.4); repetition 0 keeps Seed. The reported buffer size is the mean
+// strip size over all ranks and cycles (§4.2.4: "the points ... are plotted ... at the average
+// buffer size"). The temporal modes (§3.4.2) and the I/O itself are the engine's
 // (pio/patterns/pattern_module.hpp).
 
 #include <cstdint>
@@ -25,6 +29,7 @@
 
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
@@ -64,20 +69,23 @@ StripBounds parse_bounds(const std::string &text) {
                            "StripBounds 1K-2K 2K-4K 4K-8K (thesis §4.2.4)";
   const auto dash = text.find('-');
   if (dash == std::string::npos || dash == 0 || dash + 1 == text.size())
-    throw Error("StripBounds entry '" + text + "' is not of the form lo-hi", hint);
+    throw DirectiveError("StripBounds", "StripBounds entry '" + text + "' is not of the form lo-hi",
+                         hint);
   StripBounds b;
   b.text = text;
   try {
     b.lo = parse_size(text.substr(0, dash));
     b.hi = parse_size(text.substr(dash + 1));
   } catch (const Error &e) {
-    throw Error("StripBounds entry '" + text + "': " + e.what(), hint);
+    throw DirectiveError("StripBounds", "StripBounds entry '" + text + "': " + e.what(), hint);
   }
   if (b.lo <= 0)
-    throw Error("StripBounds entry '" + text + "' allows empty strips",
-                "every process accesses a non-zero number of bytes per cycle; " + hint);
+    throw DirectiveError("StripBounds", "StripBounds entry '" + text + "' allows empty strips",
+                         "every process accesses a non-zero number of bytes per cycle; " + hint);
   if (b.hi < b.lo)
-    throw Error("StripBounds entry '" + text + "' has its upper bound below its lower bound", hint);
+    throw DirectiveError(
+        "StripBounds", "StripBounds entry '" + text + "' has its upper bound below its lower bound",
+        hint);
   return b;
 }
 
@@ -126,24 +134,56 @@ private:
   RandomLayout layout_;
 };
 
+/// The seed of repetition `rep`: Seed itself for the first, then the rep-th output of a
+/// splitmix64 seeded with Seed (not Seed + rep: neighbouring seeds would share draws).
+std::uint64_t repetition_seed(std::uint64_t seed, int rep) {
+  SplitMix64 seeds(seed);
+  std::uint64_t s = seed;
+  for (int k = 0; k < rep; ++k)
+    s = seeds.next();
+  return s;
+}
+
+/// Strips one geometry holds (16 bytes each on every rank): at most 2^26 (1 GiB).
+constexpr std::int64_t kMaxStrips = std::int64_t{1} << 26;
+
 class RandomStrided : public PatternModule {
 protected:
   std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
-    const std::int64_t seed = ctx.settings.integer("Seed");
+    const auto seed = static_cast<std::uint64_t>(ctx.settings.integer("Seed"));
+    const bool reseed = ctx.settings.text("Reseed") == "per_repetition";
+    const std::int64_t units = work_units(), header = header_offset();
+    const int ranks = ctx.size;
+    if (checked_mul(units, ranks, "WorkUnits", "WorkUnits x processes strips") > kMaxStrips)
+      throw DirectiveError("WorkUnits",
+                           "WorkUnits " + std::to_string(units) + " x " + std::to_string(ranks) +
+                               " processes makes more than 2^26 random strips, whose layout "
+                               "every rank would hold in memory",
+                           "use at most " + std::to_string(kMaxStrips / ranks) + " work units");
     std::vector<PatternTest> tests;
     for (const auto &text : ctx.settings.texts("StripBounds")) {
       const StripBounds bounds = parse_bounds(text);
-      auto layout = std::make_shared<RandomStridedGeometry>(RandomLayout(
-          static_cast<std::uint64_t>(seed), bounds, ctx.size, work_units(), header_offset()));
+      // The largest file any draw can make: every strip at the upper bound.
+      checked_file_end(header, units,
+                       checked_mul(bounds.hi, ranks, "StripBounds", "one cycle of largest strips"),
+                       "StripBounds");
+      auto layout =
+          std::make_shared<RandomStridedGeometry>(RandomLayout(seed, bounds, ranks, units, header));
       const double mean = layout->mean();
       PatternTest t{pattern_spec(text, static_cast<std::int64_t>(mean + 0.5)), layout};
+      if (reseed)
+        t.repetition_geometry = [=](int rep) -> std::shared_ptr<const Geometry> {
+          return std::make_shared<RandomStridedGeometry>(
+              RandomLayout(repetition_seed(seed, rep), bounds, ranks, units, header));
+        };
+      t.spec.params["reseed"] = reseed ? "per_repetition" : "never";
       std::ostringstream m;
       m.precision(10);
       m << mean;
       t.spec.params["strip_min"] = std::to_string(bounds.lo);
       t.spec.params["strip_max"] = std::to_string(bounds.hi);
       t.spec.params["mean_strip"] = m.str();
-      t.spec.params["seed"] = std::to_string(seed);
+      t.spec.params["seed"] = std::to_string(static_cast<std::int64_t>(seed));
       tests.push_back(std::move(t));
     }
     return tests;
@@ -156,6 +196,12 @@ std::vector<DirectiveSpec> directives() {
                "random strip size bounds lo-hi (inclusive, lo >= 1); one test per pair"});
   d.push_back({"Seed", DirectiveType::Integer, "1",
                "seed of the strip sizes; all ranks derive the same layout from it"});
+  d.push_back({"Reseed",
+               DirectiveType::Text,
+               "never",
+               "never: every repetition uses the layout drawn from Seed; per_repetition: each "
+               "repetition draws new strip sizes (the thesis, §4.2.4)",
+               {"never", "per_repetition"}});
   return d;
 }
 

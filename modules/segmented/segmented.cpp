@@ -20,6 +20,7 @@
 
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
@@ -38,7 +39,8 @@ Assignment parse_assignment(std::string text) {
     return Assignment::Reverse;
   if (text == "rotate")
     return Assignment::Rotate;
-  throw Error("unknown segment Assignment '" + text + "'", "use rank, reverse or rotate");
+  throw DirectiveError("Assignment", "unknown segment Assignment '" + text + "'",
+                       "use rank, reverse or rotate");
 }
 
 /// Thesis Fig. 3.9: one contiguous segment per process.
@@ -76,6 +78,10 @@ protected:
     const Assignment a = parse_assignment(assignment);
     std::vector<PatternTest> tests;
     for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
+      // P segments of WorkUnits x buffer size bytes after the header.
+      checked_file_end(header_offset(), ctx.size,
+                       checked_mul(work_units(), size, "BufferSizes", "one segment"),
+                       "BufferSizes");
       PatternTest t{
           pattern_spec(format_size(size), size),
           std::make_shared<SegmentedGeometry>(a, ctx.size, header_offset(), size, work_units())};

@@ -24,6 +24,7 @@
 
 #include "pio/error.hpp"
 #include "pio/module.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
@@ -43,7 +44,7 @@ public:
   int data_rank(int rank, std::int64_t) const override { return shared_ ? 0 : rank; }
 
   Extent extent(int rank, std::int64_t unit) const override {
-    const std::int64_t strip = (unit + (rank * interleave_) % strips_) % strips_;
+    const std::int64_t strip = (unit + rank * (interleave_ % strips_) % strips_) % strips_;
     return {header_ + strip * buffer_, buffer_};
   }
 
@@ -69,12 +70,17 @@ protected:
       std::int64_t strips = work_units();
       if (file_size > 0) {
         if (file_size % size != 0)
-          throw Error("FileSize " + format_size(file_size) + " is not a multiple of buffer size " +
-                          format_size(size),
-                      "the file is read or written in whole requests of the buffer size; "
-                      "choose a FileSize divisible by every entry of BufferSizes");
+          throw DirectiveError("FileSize",
+                               "FileSize " + format_size(file_size) +
+                                   " is not a multiple of buffer size " + format_size(size),
+                               "the file is read or written in whole requests of the buffer size; "
+                               "choose a FileSize divisible by every entry of BufferSizes");
         strips = file_size / size;
       }
+      checked_file_end(header_offset(), strips, size, file_size > 0 ? "FileSize" : "WorkUnits");
+      // Rank r starts at strip (r * Interleave) mod N; the product must not wrap.
+      checked_mul(ctx.size - 1, interleave % strips, "Interleave",
+                  "the last rank's start (processes - 1) x Interleave mod strips");
       PatternTest t{pattern_spec(format_size(size), size),
                     std::make_shared<SequentialGeometry>(header_offset(), size, strips, interleave,
                                                          !per_process)};

@@ -8,6 +8,7 @@
 // A work unit moves BufferSize bytes per rank: BufferSize / StripSize consecutive strips of
 // that rank. Unit u, strip k of rank r starts at
 //   HeaderOffset + (u * strips_per_unit + k) * Stride + r * StripSize.
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 #include "pio/pio.hpp"
@@ -45,21 +46,30 @@ private:
 class SimpleStridedModule : public pio::patterns::PatternModule {
   std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
     std::vector<pio::patterns::PatternTest> tests;
+    using pio::patterns::checked_mul;
     for (std::int64_t buffer : ctx.settings.sizes("BufferSizes")) {
-      const std::int64_t strip =
-          ctx.settings.has("StripSize") ? ctx.settings.size("StripSize") : buffer;
-      const std::int64_t stride =
-          ctx.settings.has("Stride") ? ctx.settings.size("Stride") : strip * ctx.size;
+      const bool has_strip = ctx.settings.has("StripSize");
+      const std::int64_t strip = has_strip ? ctx.settings.size("StripSize") : buffer;
+      const std::string strip_directive = has_strip ? "StripSize" : "BufferSizes";
+      const std::int64_t row = checked_mul(strip, ctx.size, strip_directive,
+                                           "the strips of all processes in one stripe");
+      const std::int64_t stride = ctx.settings.has("Stride") ? ctx.settings.size("Stride") : row;
       if (buffer % strip != 0)
-        throw pio::Error("BufferSize " + pio::format_size(buffer) +
-                             " is not a multiple of StripSize " + pio::format_size(strip),
-                         "a work unit moves whole strips: make each buffer size a multiple of "
-                         "the strip size");
-      if (stride < strip * ctx.size)
-        throw pio::Error("Stride " + pio::format_size(stride) + " is shorter than " +
-                             std::to_string(ctx.size) + " strips of " + pio::format_size(strip) +
-                             ": strips of different ranks would overlap",
-                         "make Stride at least StripSize x processes, or leave it out");
+        throw pio::DirectiveError("StripSize",
+                                  "BufferSize " + pio::format_size(buffer) +
+                                      " is not a multiple of StripSize " + pio::format_size(strip),
+                                  "a work unit moves whole strips: make each buffer size a "
+                                  "multiple of the strip size");
+      if (stride < row)
+        throw pio::DirectiveError("Stride",
+                                  "Stride " + pio::format_size(stride) + " is shorter than " +
+                                      std::to_string(ctx.size) + " strips of " +
+                                      pio::format_size(strip) +
+                                      ": strips of different ranks would overlap",
+                                  "make Stride at least StripSize x processes, or leave it out");
+      // Unit u spans strips_per_unit strides; every strip of every rank lies inside.
+      const std::int64_t span = checked_mul(buffer / strip, stride, "Stride", "one work unit");
+      pio::patterns::checked_file_end(header_offset(), work_units(), span, "WorkUnits");
       pio::patterns::PatternTest t{
           pattern_spec(pio::format_size(buffer), buffer),
           std::make_shared<SimpleStrided>(header_offset(), strip, stride, buffer / strip)};

@@ -32,6 +32,7 @@
 #include "pio/error.hpp"
 #include "pio/module.hpp"
 #include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/tile_dims.hpp"
 
@@ -102,18 +103,17 @@ std::vector<std::int64_t> tile_grid(const std::string &text, int procs) {
   }
   auto grid = parse_dims(text, 2, "Tiles");
   if (grid[0] * grid[1] != procs)
-    throw Error("Tiles " + text + " makes " + std::to_string(grid[0] * grid[1]) +
-                    " tiles but the test runs on " + std::to_string(procs) + " processes",
-                "each process accesses one tile: make TilesX x TilesY equal the number of "
-                "processes, or write Tiles auto");
+    throw DirectiveError("Tiles",
+                         "Tiles " + text + " makes " + std::to_string(grid[0] * grid[1]) +
+                             " tiles but the test runs on " + std::to_string(procs) + " processes",
+                         "each process accesses one tile: make TilesX x TilesY equal the number of "
+                         "processes, or write Tiles auto");
   return grid;
 }
 
-/// Reads Overlap: "0" or XxY elements.
+/// Reads Overlap: N or XxY elements, each 0 or more (mpi-tile-io sets x and y independently).
 std::vector<std::int64_t> parse_overlap(const std::string &text) {
-  if (text == "0")
-    return {0, 0};
-  return parse_dims(text, 2, "Overlap");
+  return parse_dims(text, 2, "Overlap", true);
 }
 
 class Tiled : public PatternModule {
@@ -124,25 +124,36 @@ protected:
     const std::int64_t element = ctx.settings.size("ElementSize");
     if ((overlap[0] > 0 || overlap[1] > 0) &&
         !(mode() == TemporalMode::Read || mode() == TemporalMode::ReRead))
-      throw Error(std::string("Overlap with Mode ") + temporal_mode_name(mode()) +
-                      ": a border element shared by two tiles would be written by two processes "
-                      "(a race, thesis §3.4.1)",
-                  "use Overlap only with Mode read or re-read, or set Overlap 0");
+      throw DirectiveError(
+          "Overlap",
+          std::string("Overlap with Mode ") + temporal_mode_name(mode()) +
+              ": a border element shared by two tiles would be written by two processes "
+              "(a race, thesis §3.4.1)",
+          "use Overlap only with Mode read or re-read, or set Overlap 0");
     if ((overlap[0] > 0 || overlap[1] > 0) && ctx.verify)
-      throw Error("Overlap with Verify on: a shared border element has one writer but two "
-                  "readers, so the per-rank verification stamps cannot check it",
-                  "set Verify off for overlapping tiles, or set Overlap 0");
+      throw DirectiveError("Overlap",
+                           "Overlap with Verify on: a shared border element has one writer but two "
+                           "readers, so the per-rank verification stamps cannot check it",
+                           "set Verify off for overlapping tiles, or set Overlap 0");
     std::vector<PatternTest> tests;
     for (const auto &text : ctx.settings.texts("TileSizes")) {
       const auto tile = parse_dims(text, 2, "TileSizes");
       if (overlap[0] >= tile[0] || overlap[1] >= tile[1])
-        throw Error("Overlap " + format_dims(overlap) + " is not smaller than tile " +
-                        format_dims(tile),
-                    "neighbouring tiles may share fewer elements than a tile has");
+        throw DirectiveError("Overlap",
+                             "Overlap " + format_dims(overlap) + " is not smaller than tile " +
+                                 format_dims(tile),
+                             "neighbouring tiles may share fewer elements than a tile has");
       const TileLayout t{grid[0],    grid[1],    tile[0], tile[1],
                          overlap[0], overlap[1], element, header_offset()};
-      checked_int(t.width(), "dataset width");
-      checked_int(t.height(), "dataset height");
+      // Dataset extents fit an MPI int (the subarray's sizes) and the file fits in 2^63 bytes.
+      checked_int(checked_mul(grid[0], tile[0], "TileSizes", "the dataset width"), "dataset width",
+                  "TileSizes");
+      checked_int(checked_mul(grid[1], tile[1], "TileSizes", "the dataset height"),
+                  "dataset height", "TileSizes");
+      const std::int64_t frame =
+          checked_mul(checked_mul(t.width(), t.height(), "TileSizes", "the dataset's elements"),
+                      element, "ElementSize", "one dataset");
+      checked_file_end(t.header, work_units(), frame, "WorkUnits");
       PatternTest p{pattern_spec(format_dims(tile), t.tile_bytes()),
                     std::make_shared<TiledGeometry>(t)};
       p.spec.params["tile"] = format_dims(tile);
@@ -167,7 +178,8 @@ std::vector<DirectiveSpec> directives() {
   d.push_back(
       DirectiveSpec{"ElementSize", DirectiveType::Size, "8", "bytes per element"}.at_least(1));
   d.push_back({"Overlap", DirectiveType::Text, "0",
-               "elements neighbouring tiles share, XxY or N (Mode read/re-read, Verify off)"});
+               "elements neighbouring tiles share in x and in y, XxY (each 0 or more) or N (Mode "
+               "read/re-read, Verify off)"});
   return d;
 }
 

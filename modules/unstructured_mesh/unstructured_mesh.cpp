@@ -33,6 +33,7 @@
 #include "pio/error.hpp"
 #include "pio/module.hpp"
 #include "pio/patterns/byte_types.hpp"
+#include "pio/patterns/checked_offsets.hpp"
 #include "pio/patterns/pattern_module.hpp"
 
 namespace pio::patterns {
@@ -105,7 +106,7 @@ Placement parse_placement(std::string text) {
     return Placement::Segmented;
   if (text == "strided")
     return Placement::Strided;
-  throw Error("unknown Placement '" + text + "'", "use segmented or strided");
+  throw DirectiveError("Placement", "unknown Placement '" + text + "'", "use segmented or strided");
 }
 
 class UnstructuredMesh : public PatternModule {
@@ -119,6 +120,14 @@ protected:
     for (const std::int64_t values : s.integers("ValuesPerVertex"))
       for (const std::int64_t vertices : s.integers("Vertices")) {
         const MeshLayout m{p, vertices, values, chunk, header_offset(), ctx.size};
+        // R = (3 + V) x 8 bytes; a mesh is P x N records; unit u is mesh u after the header.
+        const std::int64_t record =
+            checked_mul(checked_add(values, 3, "ValuesPerVertex", "values of a vertex"),
+                        kValueBytes, "ValuesPerVertex", "one vertex record");
+        const std::int64_t rank_bytes =
+            checked_mul(vertices, record, "Vertices", "the records of one rank");
+        checked_file_end(m.header, work_units(),
+                         checked_mul(rank_bytes, ctx.size, "Vertices", "one mesh"), "WorkUnits");
         PatternTest t{pattern_spec(std::to_string(vertices) + "v" + std::to_string(values),
                                    vertices * m.record()),
                       std::make_shared<MeshGeometry>(m)};

@@ -270,7 +270,8 @@ TEST_CASE("limits are formatted as a user writes them", "[config]") {
 }
 
 TEST_CASE("every built module declares sound directive specs", "[config]") {
-  const auto catalog = pio::harness::scan_modules({pio::test::module_dir()});
+  auto catalog = pio::harness::scan_modules({pio::test::module_dir()});
+  catalog.open_all(); // a run opens only what its config names
   INFO("modules not loaded: " << catalog.problems.size());
   REQUIRE(!catalog.libraries.empty());
   for (const auto &lib : catalog.libraries)

@@ -109,3 +109,104 @@ TEST_CASE("Sweep errors name file:line", "[config][sweep]") {
   CHECK_THAT(error_of(conf(dir, "i.conf", "Sweep Collective on off\n")),
              Contains("i.conf:1: Sweep belongs inside an <ap_module> block"));
 }
+
+TEST_CASE("Processes counts: all, doubling ranges, counts above the run skipped",
+          "[config][sweep][processes]") {
+  using V = std::vector<int>;
+  auto counts = [](const std::vector<std::string> &words, int size, V expect_skipped) {
+    V skipped;
+    const V out = pio::harness::process_counts(words, size, skipped);
+    CHECK(skipped == expect_skipped);
+    return out;
+  };
+  CHECK(counts({"1..all"}, 6, {}) == V{1, 2, 4, 6});
+  CHECK(counts({"1..all"}, 4, {}) == V{1, 2, 4});
+  CHECK(counts({"1", "2", "4", "8"}, 4, {8}) == V{1, 2, 4});
+  CHECK(counts({"all", "2", "4"}, 2, {4}) == V{2});
+  CHECK(counts({"3..10"}, 16, {}) == V{3, 6});
+  CHECK(counts({"2..8"}, 4, {8}) == V{2, 4});
+  CHECK(counts({"4..all"}, 2, {4}).empty());
+  CHECK(counts({"ALL"}, 3, {}) == V{3});
+  using pio::harness::check_process_counts;
+  CHECK_THROWS_WITH(check_process_counts({"0"}), Contains("'0' is not a count of ranks"));
+  CHECK_THROWS_WITH(check_process_counts({"two"}), Contains("'two' is not a count of ranks"));
+  CHECK_THROWS_WITH(check_process_counts({"-1"}), Contains("'-1' is not a count of ranks"));
+  CHECK_THROWS_WITH(check_process_counts({"all..4"}), Contains("range 'all..4' starts at all"));
+  CHECK_THROWS_WITH(check_process_counts({"8..2"}), Contains("range '8..2' is empty"));
+  CHECK_NOTHROW(check_process_counts({"1..all", "3", "all"}));
+}
+
+TEST_CASE("Processes expands a block per count, outermost, with file:line errors",
+          "[config][sweep][processes]") {
+  pio::test::TempDir dir;
+  auto c = parse_config(conf(dir, "p.conf",
+                             block("Sweep Collective on off\nSweep Processes 1 2 8\n") +
+                                 block("Processes 2\n") + block("")));
+  // Before the run's size is known every block runs on all ranks.
+  REQUIRE(c.modules.size() == 4);
+  CHECK(c.modules[0].processes == 0);
+  CHECK(c.modules[0].processes_line.line == 4);
+  CHECK(c.modules[0].processes_line.args == std::vector<std::string>{"1", "2", "8"});
+  pio::harness::expand_processes(c, 4);
+  REQUIRE(c.modules.size() == 2 * 2 + 1 + 1);
+  const int procs[] = {1, 1, 2, 2, 2, 4};
+  for (int i = 0; i < 6; ++i)
+    CHECK(c.modules[i].processes == procs[i]);
+  REQUIRE(c.modules[0].swept.size() == 2);
+  CHECK(c.modules[0].swept[0] == std::make_pair(std::string("Processes"), std::string("1")));
+  CHECK(c.modules[0].swept[1] == std::make_pair(std::string("Collective"), std::string("on")));
+  CHECK(c.modules[3].swept[0] == std::make_pair(std::string("Processes"), std::string("2")));
+  CHECK(c.modules[4].swept.empty()); // one count written: a setting, not a sweep
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0] == dir.file("p.conf") + ":4: Processes 8 skipped: the run has 4 processes");
+
+  auto big = parse_config(conf(dir, "q.conf", block("Processes 8 16\n")));
+  try {
+    pio::harness::expand_processes(big, 2);
+    FAIL("no error for counts the run does not have");
+  } catch (const ConfigError &e) {
+    CHECK_THAT(e.what(), Contains("q.conf:3: Processes: the run has 2 processes, fewer than "
+                                  "every count asked for (8 16)"));
+    CHECK_THAT(e.hint(), Contains("mpiexec -n 8"));
+  }
+  CHECK_THAT(error_of(conf(dir, "r.conf", block("Processes 1\nSweep Processes 1 2\n"))),
+             Contains("r.conf:4: Processes is given twice in this block (also at " +
+                      dir.file("r.conf") + ":3)"));
+  CHECK_THAT(error_of(conf(dir, "s.conf", block("Processes 0\n"))),
+             Contains("s.conf:3: Processes: '0' is not a count of ranks"));
+  CHECK_THAT(error_of(conf(dir, "t.conf", block("Sweep Processes\n"))),
+             Contains("t.conf:3: Sweep without values"));
+  CHECK_THAT(error_of(conf(dir, "u.conf", "Processes 2\n")),
+             Contains("u.conf:1: Processes belongs inside an <ap_module> block"));
+}
+
+TEST_CASE("Sweep, Label and ModuleName in an Included fragment keep the fragment's file:line",
+          "[config][sweep][include]") {
+  pio::test::TempDir dir;
+  conf(dir, "frag.conf", "# sweeps\nSweep BufferSizes 1K 2K\nLabel fragment\n");
+  auto c = parse_config(conf(dir, "main.conf",
+                             "<ap_module>\nModuleName simple_strided\nInclude frag.conf\n"
+                             "Sweep Collective on off\n</ap_module>\n"));
+  REQUIRE(c.modules.size() == 4);
+  for (const auto &b : c.modules) {
+    REQUIRE(b.module_directives.size() == 1);
+    CHECK(b.module_directives[0].file == dir.file("frag.conf"));
+    CHECK(b.module_directives[0].line == 2);
+    CHECK(b.label_file == dir.file("frag.conf"));
+    CHECK(b.label_line == 3);
+    CHECK(b.module_name_file == dir.file("main.conf"));
+    CHECK(b.module_name_line == 2);
+  }
+  conf(dir, "twice.conf", "Sweep BufferSizes 4K\n");
+  CHECK_THAT(error_of(conf(dir, "main2.conf",
+                           "<ap_module>\nModuleName simple_strided\nSweep BufferSizes 1K\n"
+                           "Include twice.conf\n</ap_module>\n")),
+             Contains("twice.conf:1: BufferSizes is swept twice (also at " +
+                      dir.file("main2.conf") + ":3)"));
+  conf(dir, "procs.conf", "\nProcesses 1 2\n");
+  CHECK_THAT(error_of(conf(dir, "main3.conf",
+                           "<ap_module>\nModuleName simple_strided\nInclude procs.conf\n"
+                           "Sweep Processes 4\n</ap_module>\n")),
+             Contains("main3.conf:4: Processes is given twice in this block (also at " +
+                      dir.file("procs.conf") + ":2)"));
+}

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <regex>
 
 #include "mpi_test.hpp"
 #include "owner_record.hpp"
@@ -265,12 +266,19 @@ TEST_CASE("loading: an API-version mismatch leads the message; a module in two n
     const auto at = ran.err.find("module API version 999");
     return at != std::string::npos && at < ran.err.find("no such module");
   }));
+  // Two builds of null (their manifests differ in the build id), each with its manifest.
   const auto bytes = pio::test::read_bytes(pio::test::module_dir() + "/null.so");
+  const auto manifest = pio::test::read_bytes(pio::test::module_dir() + "/null.pio-manifest");
   if (pio::test::rank() == 0)
     for (const auto *d : {&a, &b}) {
       std::ofstream f(d->file("null.so"), std::ios::binary);
       f.write(reinterpret_cast<const char *>(bytes.data()),
               static_cast<std::streamsize>(bytes.size()));
+      f.close();
+      std::string text(manifest.begin(), manifest.end());
+      if (d == &b)
+        text = std::regex_replace(text, std::regex("build_id [0-9a-f]+"), "build_id 0123");
+      std::ofstream(d->file("null.pio-manifest")) << text;
     }
   MPI_Barrier(MPI_COMM_WORLD);
   opt.module_dirs = {a.path(), b.path()};

@@ -1,5 +1,6 @@
 // The loader (Boost.DLL): a real module, a missing file, a wrong API version (refused before
-// anything else is called, naming both versions), a missing symbol; directory scans.
+// anything else is called, naming both versions), a missing symbol; directory scans
+// (manifests: tests/loader/test_manifest.cpp).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -55,12 +56,18 @@ TEST_CASE("a shared object without the API symbol is not a module", "[loader]") 
                     Contains("no pio_api_version symbol"));
 }
 
-TEST_CASE("a scan keeps good modules and reports bad files", "[loader]") {
+TEST_CASE("a scan reads manifests only; objects without one are opened when a name is missing",
+          "[loader]") {
   auto cat = pio::harness::scan_modules({pio::test::module_dir(), PIO_BAD_MODULE_DIR});
+  CHECK(cat.libraries.empty()); // nothing opened yet
+  CHECK(cat.unlisted.size() == 3);
   CHECK(cat.find("simple_strided") != nullptr);
   CHECK(cat.find("Simple Strided") != nullptr); // by title too
   CHECK(cat.find("null") != nullptr);
-  CHECK(cat.problems.size() == 3);
+  CHECK(cat.libraries.size() == 2); // only the two objects asked for
+  CHECK(cat.problems.empty());
+  CHECK(cat.find("no_such_module") == nullptr);
+  CHECK(cat.problems.size() == 3); // the three fixtures without a manifest, opened and refused
 }
 
 TEST_CASE("a truncated or broken module file is refused by name, never mapped", "[loader]") {
@@ -77,8 +84,10 @@ TEST_CASE("a truncated or broken module file is refused by name, never mapped", 
                     Contains(dir.file("half.so")) && Contains("is truncated"));
   CHECK_THROWS_WITH(pio::harness::load_library(dir.file("text.so")),
                     Contains(dir.file("text.so")) && Contains("is not an ELF file"));
-  const auto cat = pio::harness::scan_modules({dir.path(), pio::test::module_dir()});
+  auto cat = pio::harness::scan_modules({dir.path(), pio::test::module_dir()});
   CHECK(cat.find("null") != nullptr);
+  CHECK(cat.problems.empty()); // the broken files were never opened
+  CHECK(cat.find("no_such_module") == nullptr);
   CHECK(cat.problems.size() == 2);
 }
 
@@ -92,8 +101,11 @@ TEST_CASE("the same module in two directories is reported with both paths", "[lo
   }
   // The same directory twice is one directory, not a duplicate.
   auto once = pio::harness::scan_modules({a.path(), a.path()});
+  CHECK(once.find("null") != nullptr);
   CHECK(once.duplicates.empty());
+  // Objects without a manifest (opened because no manifest names the module): warned.
   auto cat = pio::harness::scan_modules({a.path(), b.path()});
+  CHECK(cat.find("null") != nullptr);
   REQUIRE(cat.duplicates.count("null") == 1);
   const auto warnings = cat.duplicate_warnings();
   REQUIRE(warnings.size() == 1);

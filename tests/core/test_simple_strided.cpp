@@ -135,11 +135,14 @@ TEST_CASE("bad simple strided directives are clear errors before any I/O", "[sim
                             "TestFile " + dir.file("bad.dat") +
                                 "\n<ap_module>\nModuleName simple_strided\nBufferSizes "
                                 "1000\nStripSize 300\n</ap_module>\n");
-  REQUIRE(all_ranks(ran.exit_code == 1));
+  // A config error the module finds (pio::DirectiveError): exit 2 at the StripSize line.
+  REQUIRE(all_ranks(ran.exit_code == 2));
   REQUIRE(on_root([&] {
     const std::string err = ran.results.at("modules").at(0).at("error").at("message");
+    CHECK(err.find("bad.conf:5: StripSize: ") != std::string::npos);
     CHECK(err.find("not a multiple of StripSize") != std::string::npos);
-    return err.find("not a multiple of StripSize") != std::string::npos;
+    return err.find("bad.conf:5: StripSize: ") != std::string::npos &&
+           err.find("not a multiple of StripSize") != std::string::npos;
   }));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("bad.dat"))));
 }

@@ -1,8 +1,10 @@
-// The IMB-IO layout (IMB 3.2 User Guide §4.2.4) and the overlap of §4.2.5.2 against hand values.
+// The IMB-IO layout (IMB 3.2 User Guide §4.2.4), the overlap of §4.2.5.2 and the sample count
+// with the run-time limit (§5.2.8, §5.1.2.6) against hand values.
 #include <catch2/catch.hpp>
 
 #include "cpu_exploit.hpp"
 #include "layout.hpp"
+#include "schedule.hpp"
 
 using namespace imb::io;
 
@@ -49,4 +51,26 @@ TEST_CASE("the CPU exploit calibrates to about the desired time", "[imb_io]") {
   CHECK(cpu.repetitions() >= 1);
   CHECK(cpu.mflops() > 0);
   CHECK(t > 0);
+}
+
+TEST_CASE("IMB-IO's n_sample: settings_io.h counts, then the run-time limit of 10 s per sample",
+          "[imb_io]") {
+  using imb::probe_count;
+  using imb::sample_count;
+  using imb::time_limited_count;
+  // MSGSPERSAMPLE 50 (reads, aggregate writes), MSGS_NONAGGR 10, OVERALL_VOL 16 MiB.
+  CHECK(sample_count(0, 50, 16 << 20) == 50);
+  CHECK(sample_count(1 << 20, 50, 16 << 20) == 16);
+  CHECK(sample_count(16 << 20, 50, 16 << 20) == 1);
+  CHECK(sample_count(1 << 20, 10, 16 << 20) == 10);
+  // The probe: 1000 operations below 1 ms, else as many as fit in a second, at most n_sample.
+  CHECK(probe_count(50, 0.0005) == 50);
+  CHECK(probe_count(50, 0.05) == 20);
+  CHECK(probe_count(16, 2.0) == 1);
+  // 16 writes of 1 MiB at 0.5 s each fit (1 + 10 / 0.5 = 21); at 2 s only 1 + 10 / 2 = 6;
+  // never above the previous length's count (4); TimeLimit 1e-9 leaves 1.
+  CHECK(time_limited_count(16, 0.5, 10, 0) == 16);
+  CHECK(time_limited_count(16, 2.0, 10, 0) == 6);
+  CHECK(time_limited_count(16, 2.0, 10, 4) == 4);
+  CHECK(time_limited_count(50, 1e-5, 1e-9, 0) == 1);
 }

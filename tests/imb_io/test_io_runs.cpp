@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "layout.hpp"
 #include "mpi_test.hpp"
@@ -156,6 +157,88 @@ TEST_CASE("every read benchmark returns the file's data", "[imb_io]") {
     }
     CHECK(ran.out.find("# Benchmarking P_Read_shared") != std::string::npos);
     CHECK(ran.out.find("# Benchmarking Open_Close") != std::string::npos);
+    return true;
+  }));
+}
+
+namespace {
+
+const Benchmark &named(const std::string &name) {
+  for (const auto &b : benchmarks())
+    if (b.name == name)
+      return b;
+  throw std::runtime_error("no IMB-IO benchmark " + name);
+}
+
+} // namespace
+
+TEST_CASE("the run-time limit cuts IMB-IO's n_sample and the file still starts with the sample",
+          "[imb_io]") {
+  pio::test::TempDir dir;
+  const int np = pio::test::size();
+  // TimeLimit 1e-9 s: n_sample = 1 + secs / t_op = 1 for every benchmark; TimeLimit 0: no cut.
+  const std::string conf = block("P_Write_expl", dir.file("cut"), "TimeLimit 0.000000001\n") +
+                           block("P_Read_indv", dir.file("read"), "TimeLimit 0.000000001\n") +
+                           block("Open_Close", dir.file("oc"), "TimeLimit 0.000000001\n") +
+                           block("P_Write_expl", dir.file("full"), "TimeLimit 0\n");
+  const auto ran = pio::test::run_config(dir, "cut", "Verify on\n" + conf, /*keep_files=*/true);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    REQUIRE(ran.run.modules.size() == 4);
+    for (int m = 0; m < 3; ++m) {
+      INFO(ran.run.modules[static_cast<size_t>(m)].module);
+      CHECK(ran.run.modules[static_cast<size_t>(m)].tests.at(0).comm->ops_per_unit == 1);
+    }
+    CHECK(ran.run.modules[3].tests.at(0).comm->ops_per_unit == 3);
+    // The probe wrote up to n_sample transfers; the sample's one transfer is the file's first.
+    auto cut = pio::test::read_bytes(dir.file("cut"));
+    REQUIRE(cut.size() >= static_cast<size_t>(kX));
+    cut.resize(static_cast<size_t>(kX));
+    CHECK(common_file_ok(named("P_Write_expl"), cut, np, 1) == "");
+    CHECK(common_file_ok(named("P_Write_expl"), pio::test::read_bytes(dir.file("full")), np, 3) ==
+          "");
+    CHECK(ran.out.find("#repetitions") != std::string::npos);
+    return true;
+  }));
+}
+
+TEST_CASE("Multi 1: each group writes its own file (.g<k>), byte for byte, and every group's row "
+          "is printed",
+          "[imb_io]") {
+  const int np = pio::test::size();
+  if (np < 2)
+    return; // one rank makes one group
+  pio::test::TempDir dir;
+  // NpMin np / 2: first np / 2 processes per group, np / (np / 2) = 2 groups, then all np.
+  const int half = np / 2;
+  const std::vector<std::string> names = {"P_Write_indv", "P_Write_expl", "P_Write_shared",
+                                          "C_Write_indv", "C_Write_expl", "C_Write_shared"};
+  std::string conf;
+  for (const auto &name : names)
+    conf += "<ap_module>\nModuleName " + name + "\nTestFile " + dir.file(name) + "\nMsgLengths " +
+            std::to_string(kX) + "\nNpMin " + std::to_string(half) +
+            "\nMulti 1\nMsgsPerSample 3\n</ap_module>\n";
+  const auto ran = pio::test::run_config(dir, "multi", conf, /*keep_files=*/true);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    for (const auto &name : names) {
+      INFO(name);
+      for (int g = 0; g < 2; ++g)
+        CHECK(common_file_ok(named(name),
+                             pio::test::read_bytes(dir.file(name) + ".g" + std::to_string(g)), half,
+                             3) == "");
+      CHECK(common_file_ok(named(name), pio::test::read_bytes(dir.file(name)), np, 3) == "");
+      CHECK(ran.out.find("# Benchmarking Multi-" + name) != std::string::npos);
+    }
+    const auto &t = ran.run.modules.at(0).tests.at(0);
+    CHECK(t.groups == 2);
+    CHECK(t.params.at("multi_outflag") == "1");
+    CHECK(t.params.at("group_ranks") == (np == 4 ? "0 1;2 3" : "0;1"));
+    CHECK(t.reps.at(0).phases.at(0).groups.size() == 2);
+    CHECK(ran.out.find("# Group  1:") != std::string::npos);
+    CHECK(ran.out.find("        Group       #bytes") != std::string::npos);
     return true;
   }));
 }

@@ -99,6 +99,15 @@ TEST_CASE("-map PxQ pairs each rank of one block with its counterpart (§5.1.2.1
   CHECK(map_position(5, 1, 6) == 5); // P or Q = 1: identity
 }
 
+TEST_CASE("each group's world ranks, as IMB lists them under a Multi- table", "[imb][rules]") {
+  CHECK(group_members(rank_groups(4, 2, true, 0, 0), 0, 0) == "0 1;2 3");
+  CHECK(group_members(rank_groups(2, 1, true, 0, 0), 0, 0) == "0;1");
+  CHECK(group_members(rank_groups(5, 2, true, 0, 0), 0, 0) == "0 1;2 3"); // rank 4 idles
+  CHECK(group_members(rank_groups(4, 3, false, 0, 0), 0, 0) == "0 1 2");
+  // -map 3x2: the pairs 0-3, 1-4, 2-5 in map order.
+  CHECK(group_members(rank_groups(6, 2, true, 3, 2), 3, 2) == "0 3;1 4;2 5");
+}
+
 TEST_CASE("-off_cache advances each message two cache lines past the last (§5.1.2.4)",
           "[imb][rules]") {
   const CacheLayout off = cache_layout(1000, 0, 64, 1000);

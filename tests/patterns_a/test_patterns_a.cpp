@@ -7,6 +7,7 @@
 // thesis definitions (mostly as the inverse map offset -> owner), not with the modules' code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -179,6 +180,58 @@ TEST_CASE("random strided: seed and mean strip size are reported", "[patterns_a]
       false);
 }
 
+/// The seed of repetition 1 under Reseed per_repetition: the first output of splitmix64(seed).
+std::uint64_t first_splitmix_output(std::uint64_t seed) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// Bytes the ranks move in a layout of random_owners (every owned byte once).
+std::int64_t owned_bytes(const std::vector<int> &owners) {
+  return static_cast<std::int64_t>(
+      std::count_if(owners.begin(), owners.end(), [](int who) { return who >= 0; }));
+}
+
+TEST_CASE("random strided: Reseed per_repetition draws a new layout per repetition",
+          "[patterns_a][random]") {
+  for (const bool reseed : {true, false}) {
+    // Two repetitions, in write (verified by reading back) and read (verified data read).
+    double mean = 0;
+    const auto first = random_owners(7, 100, 300, 64, 3, &mean);
+    const auto second =
+        reseed ? random_owners(first_splitmix_output(7), 100, 300, 64, 3, &mean) : first;
+    if (reseed)
+      REQUIRE(owned_bytes(first) != owned_bytes(second)); // the two draws differ
+    TempDir dir;
+    const std::string d = std::string("  StripBounds 100-300\n  Seed 7\n  WorkUnits 3\n") +
+                          "  HeaderOffset 64\n  ModuleReps 2\n  Reseed " +
+                          (reseed ? "per_repetition" : "never") + "\n";
+    const std::vector<Block> blocks = {{"random_strided", "write", false, true, d, dir.file("w")},
+                                       {"random_strided", "read", true, true, d, dir.file("r")}};
+    INFO("reseed " << reseed);
+    run_and_check(dir, "rs", config_text(dir, blocks), [&](const nlohmann::json &results) {
+      for (const auto &m : results["modules"]) {
+        const auto &reps = m["tests"][0]["reps"];
+        if (reps.size() != 2 || reps[0]["bytes"].get<std::int64_t>() != owned_bytes(first) ||
+            reps[1]["bytes"].get<std::int64_t>() != owned_bytes(second))
+          return "repetition bytes " + reps.dump() + ", expected " +
+                 std::to_string(owned_bytes(first)) + " and " + std::to_string(owned_bytes(second));
+        if (m["tests"][0]["params"].value("reseed", "") != (reseed ? "per_repetition" : "never"))
+          return "reseed not recorded: " + m["tests"][0]["params"].dump();
+      }
+      // The second repetition wrote over the first; beyond its end the first one's bytes stay.
+      const auto &top = second.size() >= first.size() ? second : first;
+      const Image img{static_cast<std::int64_t>(top.size()), [&](std::int64_t o) {
+                        const auto k = static_cast<size_t>(o);
+                        return k < second.size() ? second[k] : first[k];
+                      }};
+      return compare_file(dir.file("w"), img, "write");
+    });
+  }
+}
+
 TEST_CASE("random strided: bad directives are clear errors", "[patterns_a][random]") {
   expect_failure("random_strided", "  StripBounds 0-2K\n", "allows empty strips");
   expect_failure("random_strided", "  StripBounds 4K-2K\n", "upper bound below its lower bound");
@@ -258,6 +311,38 @@ TEST_CASE("segmented: rank and rotate assignments", "[patterns_a][segmented]") {
       return compare_file(dir.file("seg"), segmented_image(assignment, 0, 256, 2), "write");
     });
   }
+}
+
+// ReorderTasks k (IOR -C): in the modes that read, rank (r + k) mod P prepares, with its own
+// stamps, the bytes rank r reads, so every verified read (Verify on) checks another rank's data;
+// write and re-write are unchanged. At one process (or k a multiple of P) it is a no-op.
+TEST_CASE("ReorderTasks: every rank reads data another rank wrote", "[patterns_a][reorder]") {
+  for (const int k : {1, 3}) {
+    INFO("ReorderTasks " << k);
+    // Every mode with a shift of 1; a shift of 3 (1 at two ranks) in read only.
+    const std::vector<std::string> modes =
+        k == 1 ? temporal_modes() : std::vector<std::string>{"read"};
+    const Image own = segmented_image("rank", 10, 512, 3);
+    run_all_modes(
+        "segmented",
+        "  BufferSizes 512\n  WorkUnits 3\n  HeaderOffset 10\n  ReorderTasks " + std::to_string(k) +
+            "\n",
+        [](const std::string &) { return false; },
+        [&](const std::string &mode, int) {
+          if (mode == "write" || mode == "re-write")
+            return own;
+          return Image{own.length, [&, k](std::int64_t o) {
+                         const int who = own.owner(o);
+                         return who < 0 ? who : (who + k) % size();
+                       }};
+        },
+        modes);
+  }
+  // Sequential reads share one file every rank reads whole: rank k mod P prepares it.
+  run_all_modes(
+      "sequential", std::string(kSequential) + "  ReorderTasks 1\n",
+      [](const std::string &) { return false; },
+      [](const std::string &, int) { return sequential_image(1 % size()); }, {"read"});
 }
 
 TEST_CASE("segmented: bad directives are clear errors", "[patterns_a][segmented]") {

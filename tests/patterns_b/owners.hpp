@@ -26,6 +26,37 @@ inline Image tiled_image(std::int64_t header, std::int64_t units, std::int64_t t
   return {header + units * dataset, owner};
 }
 
+/// Tiled with overlap (mpi-tile-io's overlap-x and overlap-y, independent): tiles of tx x ty
+/// elements whose starts are tx-ox columns and ty-oy rows apart, so the dataset is
+/// (tiles_x*tx - (tiles_x-1)*ox) x (tiles_y*ty - (tiles_y-1)*oy) elements. An element inside
+/// one tile belongs to it; one inside two or more was prepared by several ranks (unspecified).
+inline Image tiled_overlap_image(std::int64_t header, std::int64_t units, std::int64_t tiles_x,
+                                 std::int64_t tiles_y, std::int64_t tx, std::int64_t ty,
+                                 std::int64_t ox, std::int64_t oy, std::int64_t e) {
+  const std::int64_t width = tiles_x * tx - (tiles_x - 1) * ox;
+  const std::int64_t height = tiles_y * ty - (tiles_y - 1) * oy;
+  const std::int64_t dataset = width * height * e;
+  // The tiles (along one axis) whose [start, start + extent) holds coordinate c.
+  auto tiles_at = [](std::int64_t c, std::int64_t tiles, std::int64_t extent, std::int64_t step) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t t = 0; t < tiles; ++t)
+      if (t * step <= c && c < t * step + extent)
+        out.push_back(t);
+    return out;
+  };
+  auto owner = [=](std::int64_t o) {
+    if (o < header || o >= header + units * dataset)
+      return -1;
+    const std::int64_t element = (o - header) % dataset / e;
+    const auto cols = tiles_at(element % width, tiles_x, tx, tx - ox);
+    const auto rows = tiles_at(element / width, tiles_y, ty, ty - oy);
+    if (cols.size() != 1 || rows.size() != 1)
+      return kUnspecified;
+    return static_cast<int>(rows[0] * tiles_x + cols[0]);
+  };
+  return {header + units * dataset, owner};
+}
+
 /// FLASH-IO checkpoint (Fig. 3.12): `units` checkpoints after `header`; each holds, for every
 /// one of `vars` variables, the blocks of all ranks in rank order (rank r has blocks + r mod
 /// spread of them), each block `cells` interior cells of `e` bytes.

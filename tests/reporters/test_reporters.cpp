@@ -2,6 +2,7 @@
 // file's guarantees (never overwrite, atomic rewrite, RFC 4180 quoting, growing columns).
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "csv_reporter.hpp"
 #include "imb_reporter.hpp"
 #include "pio/error.hpp"
+#include "save_schedule.hpp"
 #include "sample_run.hpp"
 
 using namespace pio;
@@ -186,27 +188,43 @@ TEST_CASE("CSV never overwrites a file the run did not create") {
   }
   CHECK(slurp(path).rfind("module,block,", 0) == 0);
 
-  // A temporary left by a crashed run is not ours either.
+  // A file named like a temporary (a user's, or a crashed run's) is never used or touched:
+  // the CSV's temporary is unique to this run, like the results file's.
   const std::string other = scratch.file("other.csv");
   std::ofstream(other + ".tmp") << "someone's\n";
-  CHECK_THROWS_AS(CsvReporter(other, true), pio::Error);
+  {
+    CsvReporter csv(other, false);
+    test::replay(test::sample_run(), csv);
+  }
   CHECK(slurp(other + ".tmp") == "someone's\n");
-  CHECK(!fs::exists(other));
+  CHECK(slurp(other).rfind("module,block,", 0) == 0);
 
   // One created after the check is refused at the write, and left alone.
   const std::string late = scratch.file("late.csv");
   CsvReporter csv(late, false);
-  std::ofstream(late + ".tmp") << "late\n";
+  std::ofstream(late) << "late\n";
   CHECK_THROWS_AS(csv.run_started(test::sample_run()), pio::Error);
-  CHECK(slurp(late + ".tmp") == "late\n");
+  CHECK(slurp(late) == "late\n");
+
+  // A symbolic link or a directory is never replaced, even with --overwrite.
+  const std::string link = scratch.file("link.csv");
+  fs::create_symlink(path, link);
+  CHECK_THROWS_AS(CsvReporter(link, true), pio::Error);
+  CHECK(fs::is_symlink(link));
+  fs::create_directory(scratch.file("dir.csv"));
+  CHECK_THROWS_AS(CsvReporter(scratch.file("dir.csv"), true), pio::Error);
+  // Only the files named above are in the directory: no temporary is left behind.
+  int files = 0;
+  for (const auto &e : fs::directory_iterator(scratch.file("")))
+    files += e.path().filename().string().find("pio-tmp") == std::string::npos ? 1 : 100;
+  CHECK(files == 6);
 }
 
-TEST_CASE("CSV that cannot be written is an error naming the file") {
+TEST_CASE("CSV in a missing directory is an error naming the file, before any test") {
   Scratch scratch;
   const std::string path = scratch.file("no/such/dir/results.csv");
-  CsvReporter csv(path, false);
   try {
-    csv.run_started(test::sample_run());
+    CsvReporter csv(path, false);
     FAIL("no error");
   } catch (const pio::Error &e) {
     CHECK(std::string(e.what()).find(path) != std::string::npos);
@@ -241,4 +259,30 @@ TEST_CASE("CSV rewrites the whole file after every test; a new column reaches ea
   CHECK(cell(rows, 3, "hint:striping_factor") == "4");
   CHECK(cell(rows, 3, "header_offset") == "4096");
   CHECK(!fs::exists(path2 + ".tmp"));
+}
+
+TEST_CASE("Results files are rewritten after every test while small, then at most 1/20 of the time") {
+  using harness::SaveSchedule;
+  using std::chrono::milliseconds;
+  const SaveSchedule::Clock::time_point t0{};
+  const std::size_t small = SaveSchedule::kSmallBytes - 1, large = SaveSchedule::kSmallBytes;
+  SaveSchedule s;
+  CHECK(s.due(t0)); // nothing written yet
+  s.saved(t0, t0 + milliseconds(500), small);
+  CHECK(s.due(t0 + milliseconds(500))); // a small document: after every test, however slow
+  s.saved(t0 + milliseconds(1000), t0 + milliseconds(1100), large); // 100 ms for a large one
+  CHECK_FALSE(s.due(t0 + milliseconds(1100)));
+  CHECK_FALSE(s.due(t0 + milliseconds(3099))); // 20 x 100 ms not yet passed
+  CHECK(s.due(t0 + milliseconds(3100)));
+
+  // save_when_due reads the clock: a large rewrite that ended now after 10 s is not due again
+  // now, unless forced (a block's or the run's end).
+  const auto now = SaveSchedule::Clock::now();
+  s.saved(now - std::chrono::seconds(10), now, large);
+  int saves = 0;
+  auto save = [&] { ++saves; return large; };
+  harness::save_when_due(s, false, save);
+  CHECK(saves == 0);
+  harness::save_when_due(s, true, save);
+  CHECK(saves == 1);
 }

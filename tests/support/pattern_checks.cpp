@@ -146,6 +146,27 @@ void expect_failure(const std::string &module, const std::string &directives,
   REQUIRE(all_ranks(rank() != 0 || text.find(needle) != std::string::npos));
 }
 
+void expect_config_error(const std::string &module, const std::string &directives,
+                         const std::string &directive, int line, const std::string &mode,
+                         bool verify) {
+  TempDir dir;
+  Block b{module, mode, false, true, directives, dir.file("bad")};
+  const std::string config = config_text(dir, {b}, verify);
+  const std::string where = "bad.conf:" + std::to_string(line) + ": " + directive;
+  const auto ran = run_config(dir, "bad", config, false);
+  std::string recorded;
+  if (rank() == 0 && ran.results.is_object() && ran.results.contains("modules") &&
+      !ran.results["modules"].empty() && ran.results["modules"][0]["error"].is_object())
+    recorded = ran.results["modules"][0]["error"].value("message", std::string());
+  INFO(config << "\nexpected exit 2 and an error at " << where << "\nstderr: " << ran.err
+              << "\nrecorded: " << recorded);
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(all_ranks(rank() != 0 || (ran.err.find(where) != std::string::npos &&
+                                    recorded.find(where) != std::string::npos &&
+                                    ran.results.value("exit_code", -1) == 2)));
+  REQUIRE(all_ranks(!exists(b.file) && !exists(b.file + ".0")));
+}
+
 void expect_limit_error(const std::string &module, const std::string &directives,
                         const std::string &directive, const std::string &mode) {
   TempDir dir;

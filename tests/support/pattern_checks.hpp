@@ -70,6 +70,14 @@ void run_all_modes(const std::string &module, const std::string &directives, con
 void expect_limit_error(const std::string &module, const std::string &directives,
                         const std::string &directive, const std::string &mode = "write");
 
+/// Runs a one-block config whose module finds a config error in init_module (a
+/// pio::DirectiveError): exit code 2 on every rank, rank 0 naming bad.conf:`line` and
+/// `directive` on stderr and in the results (which are written), and no test file created.
+/// `line` 10 is the first line of `directives`, 5 the ModuleName line (a defaulted directive).
+void expect_config_error(const std::string &module, const std::string &directives,
+                         const std::string &directive, int line = 10,
+                         const std::string &mode = "write", bool verify = true);
+
 /// Runs a one-block config that must fail on every rank, rank 0 reporting `needle`.
 void expect_failure(const std::string &module, const std::string &directives,
                     const std::string &needle, const std::string &mode = "write",

@@ -3,6 +3,8 @@
 // its hints requested, and its data; duplicate labels stop the run before any I/O.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "mpi_test.hpp"
 
 using Catch::Matchers::Contains;
@@ -57,6 +59,61 @@ TEST_CASE("a 2x2 sweep runs four labelled blocks with their settings", "[sweep]"
     for (const char *l : labels)
       CHECK_THAT(text, Contains(std::string(",") + l + ","));
     return mods.size() == 5;
+  }));
+}
+
+namespace {
+/// The cells of a CSV file (no quoted commas in what these tests write), by row.
+std::vector<std::vector<std::string>> csv_cells(const std::string &path) {
+  const auto bytes = pio::test::read_bytes(path);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  for (char c : std::string(bytes.begin(), bytes.end())) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    rows.emplace_back();
+    size_t from = 0;
+    for (size_t at; (at = line.find(',', from)) != std::string::npos; from = at + 1)
+      rows.back().push_back(line.substr(from, at - from));
+    rows.back().push_back(line.substr(from));
+    line.clear();
+  }
+  return rows;
+}
+} // namespace
+
+TEST_CASE("every swept setting has its own CSV column", "[sweep][csv]") {
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(
+      dir, "cols",
+      "TestFile " + dir.file("cols.dat") + "\nCsvFile " + dir.file("cols.csv") +
+          "\n<ap_module>\nModuleName simple_strided\nMode write\nBufferSizes 4K\n"
+          "Sweep WorkUnits 1 2\nSweep SyncWrites on off\nSweep Verify off on\n"
+          "Sweep Hint:cb_buffer_size 64K\n</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto rows = csv_cells(dir.file("cols.csv"));
+    REQUIRE(rows.size() == 1 + 8); // header, one repetition of one test per block
+    const auto &h = rows[0];
+    auto col = [&](const std::string &name) {
+      const auto at = std::find(h.begin(), h.end(), name);
+      REQUIRE(at != h.end());
+      return static_cast<size_t>(at - h.begin());
+    };
+    const size_t units = col("setting:WorkUnits"), sync = col("sync_writes"),
+                 verify = col("verify"), hint = col("hint:cb_buffer_size"),
+                 mode = col("setting:Mode");
+    for (int i = 0; i < 8; ++i) {
+      const auto &r = rows[1 + i];
+      CHECK(r.at(units) == (i < 4 ? "1" : "2"));
+      CHECK(r.at(sync) == ((i / 2) % 2 == 0 ? "true" : "false"));
+      CHECK(r.at(verify) == (i % 2 == 0 ? "false" : "true"));
+      CHECK(r.at(hint) == "65536");
+      CHECK(r.at(mode) == "write");
+    }
+    return true;
   }));
 }
 

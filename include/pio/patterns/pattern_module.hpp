@@ -5,8 +5,10 @@
 /// supplies only its directives, its tests and one Geometry per test.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pio/module.hpp"
@@ -17,13 +19,23 @@ namespace pio::patterns {
 
 /// One test of a pattern: what the harness runs, and the layout the engine runs it with.
 struct PatternTest {
+  /// A test whose layout is `geometry` in every repetition.
+  PatternTest(TestSpec spec, std::shared_ptr<const Geometry> geometry)
+      : spec(std::move(spec)), geometry(std::move(geometry)) {}
+
   TestSpec spec;                            ///< start from PatternModule::pattern_spec()
   std::shared_ptr<const Geometry> geometry; ///< every rank's extents in every unit of the test
+  /// Optional: the geometry of repetition rep > 0 when the layout changes between repetitions
+  /// (random strided with Reseed per_repetition); empty: `geometry` in every repetition. Called
+  /// on every rank in describe_test; make_tests must already have checked every layout it can
+  /// return (checked_offsets.hpp).
+  std::function<std::shared_ptr<const Geometry>(int rep)> repetition_geometry;
 };
 
 /// The directives the engine reads for every pattern, declared once here: Mode (default write;
-/// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1) and
-/// HeaderOffset (default 0). A pattern module lists these first and appends its own.
+/// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1),
+/// HeaderOffset (default 0) and ReorderTasks (default 0: off). A pattern module lists these
+/// first and appends its own.
 std::vector<DirectiveSpec>
 pattern_directives(const std::string &work_units = "1",
                    const std::string &work_units_help = "work units per test");
@@ -31,10 +43,11 @@ pattern_directives(const std::string &work_units = "1",
 /// Base class for spatial pattern modules: it owns the per-test geometries and the I/O.
 class PatternModule : public Module {
 public:
-  /// Reads Mode, WorkUnits and HeaderOffset, then calls make_tests() and records mode, work
-  /// units and header offset of every test in its params.
+  /// Reads Mode, WorkUnits, HeaderOffset and ReorderTasks, then calls make_tests() and records
+  /// mode, work units, header offset and task reordering of every test in its params.
   std::vector<TestSpec> init_module(const ModuleContext &ctx) final;
-  /// Prepares the file for the read-type modes (untimed).
+  /// Picks the repetition's geometry; prepares the file for the read-type modes (untimed): with
+  /// ReorderTasks k, rank (r + k) mod P writes the bytes rank r will read.
   void describe_test(TestContext &test) final;
   /// Extents, buffers, view; the untimed first access of re-read / re-write.
   void before_work_unit(UnitContext &unit) final;
@@ -64,7 +77,8 @@ private:
   TemporalMode mode_ = TemporalMode::Write;
   std::int64_t work_units_ = 1;
   std::int64_t header_offset_ = 0;
-  std::vector<std::shared_ptr<const Geometry>> geometries_; // by test index
+  std::int64_t reorder_tasks_ = 0;
+  std::vector<PatternTest> tests_; // by test index: the geometries (specs are the harness's)
   std::shared_ptr<Run> run_;
 };
 

@@ -1,0 +1,130 @@
+// Live progress lines (docs/results.md, "Live progress") from synthetic events on a clock the
+// test sets: the pacing is checked by counting lines, never by measuring time.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <vector>
+
+#include "progress_reporter.hpp"
+
+namespace {
+
+using namespace pio;
+using pio::harness::ProgressReporter;
+
+std::vector<std::string> lines_of(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  return lines;
+}
+
+/// A block of `tests` one-phase tests of `units` units of 1 MiB each.
+struct Fixture {
+  RunResult run;
+  ModuleContext mctx;
+  TestSpec spec;
+  Fixture(int units) {
+    run.modules.emplace_back();
+    run.modules.back().module = "simple_strided";
+    run.modules.back().label = "blk";
+    run.modules.back().reps = 1;
+    spec.label = "t0";
+    spec.phases.at(0).label = "write";
+    spec.phases.at(0).work_units = units;
+  }
+};
+
+} // namespace
+
+TEST_CASE("progress lines are paced to one per interval and say where the run is", "[progress]") {
+  Fixture f(40);
+  double now = 0;
+  std::ostringstream out;
+  ProgressReporter p(
+      out, [&] { return now; }, 1.0);
+  ModuleResult &block = f.run.modules.back();
+  p.run_started(f.run);
+  CHECK(harness::unit_listener() == &p);
+  p.block_started(f.run, block, 0, 2);
+  block.tests_planned = 2; // known once init_module returned
+  TestContext tc(f.mctx, f.spec);
+  tc.size = 1;
+  // 40 units at 0.1 s each: lines at 1.0, 2.0, 3.0 and 4.0 (the one at 0 said "started").
+  for (int k = 1; k <= 40; ++k) {
+    now = k / 10.0;
+    harness::notify_unit_done(tc, 0, k, std::int64_t(k) << 20, k / 20.0);
+  }
+  TestResult t;
+  t.label = "t0";
+  t.summary.bandwidth_MiBps.count = 1;
+  t.summary.bandwidth_MiBps.mean = 20;
+  block.tests.push_back(t);
+  now = 4.5; // not due: no line
+  p.test_finished(f.run, block, block.tests.back());
+  now = 4.6; // a block's final line is always printed
+  p.block_finished(f.run, block);
+  p.run_finished(f.run);
+  CHECK(harness::unit_listener() == nullptr);
+
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 6);
+  CHECK(lines[0] == "pio-harness: progress: [1/2] blk (simple_strided): started, elapsed 0.0s, "
+                    "left ~?");
+  // At 1 s: a quarter of one of two tests; the block extrapolates to 8 s, the next as long.
+  CHECK(lines[1] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 10/40, "
+                    "elapsed 1.0s, left ~15.0s, 20.0 MiB/s");
+  CHECK(lines[4] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 40/40, "
+                    "elapsed 4.0s, left ~12.0s, 20.0 MiB/s");
+  CHECK(lines[5] == "pio-harness: progress: [1/2] blk: block done, 1/2 tests in 4.6s, "
+                    "elapsed 4.6s, left ~4.6s");
+}
+
+TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
+  Fixture f(0);
+  f.spec.phases.at(0).time_budget_s = 10;
+  f.run.modules.back().reps = 3;
+  double now = 0;
+  std::ostringstream out;
+  ProgressReporter p(
+      out, [&] { return now; }, 1.0);
+  ModuleResult &block = f.run.modules.back();
+  p.run_started(f.run);
+  now = 0.5;
+  p.block_started(f.run, block, 1, 3);
+  block.tests_planned = 1;
+  TestContext tc(f.mctx, f.spec);
+  tc.rep = 1;
+  tc.size = 2;
+  tc.groups = 2;
+  now = 2;
+  harness::notify_unit_done(tc, 0, 7, 3 << 20, 1.0);
+  TestResult t;
+  t.label = "t0";
+  t.error = ErrorRecord{1, "boom"};
+  block.tests.push_back(t);
+  now = 3;
+  p.test_finished(f.run, block, block.tests.back());
+  now = 3.5;
+  block.error = ErrorRecord{0, "figure"};
+  p.block_finished(f.run, block);
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 4);
+  // rep 2 of 3, 1 s of a 10 s budget: (1 + 0.1) / 3 of the test; 4 ranks of rank 0's 3 MiB.
+  // The block extrapolates to 1.5 s * 3 / 1.1 = 4.09 s: 2.59 s left, and one more block.
+  CHECK(lines[1] == "pio-harness: progress: [2/3] blk: test 1/1 (t0) rep 2/3 write: units 7 "
+                    "(time-driven, 10.0s budget), elapsed 2.0s, left ~6.7s, 12.0 MiB/s");
+  CHECK(lines[2] == "pio-harness: progress: [2/3] blk: test 1/1 (t0) FAILED, elapsed 3.0s, "
+                    "left ~2.5s");
+  CHECK(lines[3] == "pio-harness: progress: [2/3] blk: block FAILED, 1/1 tests (1 failed) in "
+                    "3.0s, elapsed 3.5s, left ~3.0s");
+}
+
+TEST_CASE("progress durations read as seconds, minutes or hours", "[progress]") {
+  CHECK(harness::progress_duration(0) == "0.0s");
+  CHECK(harness::progress_duration(59.94) == "59.9s");
+  CHECK(harness::progress_duration(61) == "1m01s");
+  CHECK(harness::progress_duration(3725) == "1h02m");
+  CHECK(harness::progress_duration(-1) == "?");
+}

@@ -1,0 +1,89 @@
+// Live progress in a real run (docs/results.md, "Live progress"): forced on, rank 0 prints paced
+// lines and one final line per block on its error stream; by default (not a terminal) none.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <sstream>
+
+#include "mpi_test.hpp"
+
+using pio::test::on_root;
+
+namespace {
+
+std::vector<std::string> progress_lines(const std::string &err) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("pio-harness: progress: ", 0) == 0)
+      lines.push_back(l);
+  return lines;
+}
+
+bool has(const std::string &s, const std::string &part) {
+  return s.find(part) != std::string::npos;
+}
+
+// A null block of 30 units of 50 ms (at least 1.5 s: a unit line is due inside it), then a
+// small simple_strided block.
+std::string config(const pio::test::TempDir &dir) {
+  return "TestFile " + dir.file("tf") +
+         "\n<ap_module>\nModuleName null\nLabel slow\nWorkUnits 30\nDelayMs 50\n</ap_module>\n"
+         "<ap_module>\nModuleName simple_strided\nLabel small\nBufferSizes 2K 4K\nWorkUnits "
+         "2\n</ap_module>\n";
+}
+
+} // namespace
+
+TEST_CASE("forced progress prints paced lines and a final line per block", "[progress]") {
+  pio::test::TempDir dir;
+  pio::harness::RunOptions opt;
+  opt.progress = pio::harness::ProgressMode::On;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto ran = pio::test::run_config_with(dir, "prog", config(dir), opt);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  const auto lines = progress_lines(ran.err);
+  REQUIRE(pio::test::all_ranks(pio::test::rank() == 0 || lines.empty())); // rank 0 only
+  REQUIRE(on_root([&] {
+    REQUIRE(lines.size() >= 3);
+    CHECK(lines.front().rfind("pio-harness: progress: [1/2] slow (null): started, elapsed ", 0) ==
+          0);
+    std::vector<std::string> finals;
+    int units = 0, paced = 0;
+    for (const auto &l : lines) {
+      if (has(l, ": block "))
+        finals.push_back(l);
+      else
+        ++paced;
+      if (has(l, "[1/2] slow: test 1/1 (null): units ") && has(l, "/30, elapsed ") &&
+          has(l, ", left ~"))
+        ++units;
+    }
+    // The 50 ms units run for at least 1.5 s after the first line: a unit line fell due.
+    CHECK(units >= 1);
+    REQUIRE(finals.size() == 2);
+    CHECK(finals[0].rfind("pio-harness: progress: [1/2] slow: block done, 1/1 tests in ", 0) == 0);
+    CHECK(finals[1].rfind("pio-harness: progress: [2/2] small: block done, 2/2 tests in ", 0) == 0);
+    CHECK(has(finals[1], ", left ~0.0s"));
+    // Paced lines are at least 1 s apart: never more than one plus one per second of the run.
+    CHECK(paced <= 1 + static_cast<int>(seconds));
+    return true;
+  }));
+}
+
+TEST_CASE("progress is off unless asked for when the error stream is not a terminal",
+          "[progress]") {
+  pio::test::TempDir dir;
+  const std::string small = "TestFile " + dir.file("tf") +
+                            "\n<ap_module>\nModuleName simple_strided\nBufferSizes 2K\n"
+                            "WorkUnits 2\n</ap_module>\n";
+  const auto automatic = pio::test::run_config(dir, "auto", small);
+  pio::harness::RunOptions quiet;
+  quiet.progress = pio::harness::ProgressMode::Off;
+  const auto off = pio::test::run_config_with(dir, "quiet", small, quiet);
+  REQUIRE(pio::test::all_ranks(automatic.exit_code == 0 && off.exit_code == 0));
+  REQUIRE(pio::test::all_ranks(progress_lines(automatic.err).empty() &&
+                               progress_lines(off.err).empty()));
+}
