@@ -7,15 +7,11 @@
 #include <set>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 /// One setting of a block as a label shows it.
 struct Item {

@@ -23,15 +23,11 @@
 #include <optional>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 /// Dotconf's context: what has been read so far and the first error.
 struct ParseState {
@@ -187,8 +183,7 @@ int on_error(configfile_t *cf, int type, unsigned long, const char *msg) {
   return 0;
 }
 
-void ParseState::parse_file(const std::string &path, const std::string &from_file,
-                            int from_line) {
+void ParseState::parse_file(const std::string &path, const std::string &from_file, int from_line) {
   const bool nested = !from_file.empty();
   ConfigSource src = read_config_source(path, from_file, from_line);
   struct stat st;

@@ -14,15 +14,11 @@
 
 #include "config.hpp"
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 

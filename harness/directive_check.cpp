@@ -10,15 +10,11 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool is_numeric(DirectiveType t) {
   return t == DirectiveType::Integer || t == DirectiveType::Integers || t == DirectiveType::Size ||

@@ -8,18 +8,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
 
 using Words = std::vector<std::string>;
 using T = DirectiveType;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 /// Hint takes exactly a key and a value (a DirectiveSpec cannot say "exactly two").
 void add_hint(std::map<std::string, std::string> &into, const Words &w) {

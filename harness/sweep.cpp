@@ -9,18 +9,14 @@
 #include "directive_check.hpp"
 #include "harness_directives.hpp"
 
+#include "text.hpp"
+
 namespace pio::harness {
 
 namespace {
 
 /// The most blocks one Sweep block may expand to: more is a typo, not an experiment.
 constexpr size_t kMaxSweepBlocks = 4096;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 const char *const kSweepHint =
     "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "

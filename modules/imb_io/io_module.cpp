@@ -366,14 +366,7 @@ double IoModule::timed_sample(std::int64_t n) {
 std::int64_t IoModule::limited_count(MPI_Comm all) {
   // IMB's probe (IMB_mem_manager.c): one sample of 1 transfer, then as many as fit in about a
   // second, the slowest rank deciding; n_sample = min(n_sample, 1 + secs / t, previous count).
-  double mine = timed_sample(1), t_one = 0;
-  pio::mpi_check(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
-  double t_op = t_one;
-  const std::int64_t probe = probe_count(n_, t_one);
-  if (probe > 1) {
-    mine = timed_sample(probe) / static_cast<double>(probe);
-    pio::mpi_check(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
-  }
+  const double t_op = probe_time_per_op(all, n_, [&](std::int64_t n) { return timed_sample(n); });
   if (b_.action != Action::None)
     rewind(); // the sample starts where the probe did
   return time_limited_count(n_, t_op, cfg_.time_limit, previous_n_);

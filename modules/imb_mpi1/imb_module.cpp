@@ -93,14 +93,7 @@ double ImbModule::run_ops(std::int64_t count) {
 
 std::int64_t ImbModule::limited_count(MPI_Comm all, std::int64_t n_sample) {
   // One operation, then as many as fit in about a second, the slowest rank deciding (§5.1.2.6).
-  double mine = run_ops(1), t_one = 0;
-  pio::mpi_check(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
-  double t_op = t_one;
-  const std::int64_t probe = probe_count(n_sample, t_one);
-  if (probe > 1) {
-    mine = run_ops(probe) / static_cast<double>(probe);
-    pio::mpi_check(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
-  }
+  const double t_op = probe_time_per_op(all, n_sample, [&](std::int64_t n) { return run_ops(n); });
   return time_limited_count(n_sample, t_op, cfg_.time_limit, previous_n_);
 }
 

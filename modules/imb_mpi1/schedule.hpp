@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <mpi.h>
+
+#include "pio/mpi_handles.hpp"
 #include "pio/test_spec.hpp"
 
 namespace imb {
@@ -29,6 +32,21 @@ std::int64_t sample_count(std::int64_t x, std::int64_t msgs_per_sample, std::int
 /// Repetitions of the timing probe (§5.1.2.6: "preparatory runs that use ~1 second"): as many
 /// operations as fit in one second at `t_one` seconds each (1000 below 1 ms), at most n_sample.
 std::int64_t probe_count(std::int64_t n_sample, double t_one);
+/// Seconds per operation for the run-time limit (§5.1.2.6): one operation, then as many as fit
+/// in about a second (probe_count), the slowest rank of `all` deciding. `timed(n)` runs n
+/// operations and returns their seconds on this rank.
+template <class Timed>
+double probe_time_per_op(MPI_Comm all, std::int64_t n_sample, Timed &&timed) {
+  double mine = timed(1), t_one = 0;
+  pio::mpi_check(MPI_Allreduce(&mine, &t_one, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+  double t_op = t_one;
+  const std::int64_t probe = probe_count(n_sample, t_one);
+  if (probe > 1) {
+    mine = timed(probe) / static_cast<double>(probe);
+    pio::mpi_check(MPI_Allreduce(&mine, &t_op, 1, MPI_DOUBLE, MPI_MAX, all), "MPI_Allreduce");
+  }
+  return t_op;
+}
 
 /// The run-time limit (§5.1.2.6, SECS_PER_SAMPLE): n_sample cut to 1 + secs / t_op, and never
 /// above the previous length's count of the same table (`previous`, 0 = first length).
