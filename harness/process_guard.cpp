@@ -24,77 +24,83 @@ std::atomic<bool> g_used[kSlots];
 std::mutex g_slots_mutex; // between threads adding and removing; handlers only read
 std::atomic<int> g_runs{0};
 
-void say(const char *s) noexcept {
-  std::size_t n = std::strlen(s);
-  while (n > 0) {
-    const ssize_t w = ::write(2, s, n);
-    if (w <= 0)
-      return;
-    s += w;
-    n -= static_cast<std::size_t>(w);
+/// One message line built in place and written with a single write(2): a write of less than
+/// PIPE_BUF bytes to mpiexec's pipe is atomic, so the lines of ranks dying together never
+/// interleave.
+class Line {
+public:
+  Line &operator<<(const char *s) noexcept {
+    while (*s != '\0' && n_ + 1 < sizeof text_)
+      text_[n_++] = *s++;
+    return *this;
   }
-}
+  Line &operator<<(int v) noexcept {
+    char digits[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u : static_cast<unsigned>(v);
+    do {
+      digits[n++] = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u > 0 && n < 15);
+    while (n > 0 && n_ + 1 < sizeof text_)
+      text_[n_++] = digits[--n];
+    return *this;
+  }
+  void write() noexcept {
+    const char *s = text_;
+    std::size_t n = n_;
+    while (n > 0) {
+      const ssize_t w = ::write(2, s, n);
+      if (w <= 0)
+        return;
+      s += w;
+      n -= static_cast<std::size_t>(w);
+    }
+  }
 
-void say_int(int v) noexcept {
-  char digits[16];
-  int n = 0;
-  unsigned u = v < 0 ? 0u : static_cast<unsigned>(v);
-  do {
-    digits[n++] = static_cast<char>('0' + u % 10);
-    u /= 10;
-  } while (u > 0 && n < 15);
-  char out[16];
-  for (int i = 0; i < n; ++i)
-    out[i] = digits[n - 1 - i];
-  out[n] = '\0';
-  say(out);
-}
+private:
+  char text_[1024];
+  std::size_t n_ = 0;
+};
 
-const char *signal_name(int sig) noexcept {
+const char *death_of(int sig) noexcept {
   switch (sig) {
   case SIGSEGV:
-    return "SIGSEGV (invalid memory access)";
+    return "died of SIGSEGV (invalid memory access)";
   case SIGBUS:
-    return "SIGBUS (bus error: e.g. a truncated mapped file)";
+    return "died of SIGBUS (bus error: e.g. a truncated mapped file)";
   case SIGABRT:
-    return "SIGABRT (abort)";
+    return "died of SIGABRT (abort)";
   case SIGFPE:
-    return "SIGFPE (arithmetic error)";
+    return "died of SIGFPE (arithmetic error)";
   case SIGILL:
-    return "SIGILL (illegal instruction)";
-  case SIGINT:
-    return "SIGINT";
-  case SIGTERM:
-    return "SIGTERM";
+    return "died of SIGILL (illegal instruction)";
   }
-  return "a signal";
+  return "died of a signal";
 }
 
-/// "pio-harness: error: rank R <what> <detail> in <module, test>, step <method>" on stderr.
-void say_position(const char *what, const char *detail = "") noexcept {
+/// "pio-harness: error: rank R <what> in <module, test>, step <method><tail>" on stderr.
+void say_position(const char *what, const char *tail) noexcept {
   char where[512];
   describe_position(where, sizeof where);
-  say("pio-harness: error: rank ");
-  say_int(watchdog_rank() < 0 ? 0 : watchdog_rank());
-  say(" ");
-  say(what);
-  say(detail);
-  say(" in ");
-  say(where);
+  Line line;
+  line << "pio-harness: error: rank " << (watchdog_rank() < 0 ? 0 : watchdog_rank()) << " " << what
+       << " in " << where << tail;
+  line.write();
 }
 
 void on_fatal(int sig) {
-  say_position("died of ", signal_name(sig));
-  say("; the files this rank created are removed (fix: a bug in the module or the harness: run "
-      "under a debugger or with core dumps to see more)\n");
+  say_position(death_of(sig), "; the files this rank created are removed (fix: a bug in the "
+                              "module or the harness: run under a debugger or with core dumps "
+                              "to see more)\n");
   remove_tracked();
   // SA_RESETHAND restored the default action: die of the same signal.
   ::raise(sig);
 }
 
 void on_stop(int sig) {
-  say_position(sig == SIGINT ? "was interrupted (SIGINT)" : "was terminated (SIGTERM)");
-  say("; the files this rank created are removed\n");
+  say_position(sig == SIGINT ? "was interrupted (SIGINT)" : "was terminated (SIGTERM)",
+               "; the files this rank created are removed\n");
   remove_tracked();
   // mpiexec forwards the signal to every rank and kills the others (SIGKILL) once one exits:
   // give every rank a moment to clean up first.
@@ -106,9 +112,9 @@ void on_stop(int sig) {
 void check_exit() {
   if (g_runs.load() == 0)
     return;
-  say_position("called exit() before the run finished");
-  say("; the run is failed (fix: a module reports errors by throwing pio::Error, never by "
-      "exit())\n");
+  say_position("called exit() before the run finished",
+               "; the run is failed (fix: a module reports errors by throwing pio::Error, never "
+               "by exit())\n");
   remove_tracked();
   ::_exit(1);
 }
