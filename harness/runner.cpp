@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "block_context.hpp"
 #include "config.hpp"
 #include "consensus.hpp"
 #include "directive_fault.hpp"
@@ -12,6 +13,7 @@
 #include "measure.hpp"
 #include "module_plan.hpp"
 #include "pio/mpi_handles.hpp"
+#include "preflight.hpp"
 #include "process_guard.hpp"
 #include "provenance.hpp"
 #include "reporters.hpp"
@@ -52,24 +54,6 @@ ModuleResult block_record(const ModulePlan &plan) {
   return m;
 }
 
-ModuleContext module_context(const RunState &rs, const ModulePlan &plan, Services &services) {
-  const ModuleBlock &block = *plan.block;
-  ModuleContext mctx;
-  mctx.comm = rs.comm;
-  mctx.rank = rs.rank;
-  mctx.size = rs.size;
-  mctx.module_name = plan.info->name;
-  mctx.settings = plan.settings;
-  mctx.test_file = block.test_file.empty() ? rs.config->global.test_file : block.test_file;
-  mctx.verify = block.verify;
-  mctx.sync_writes = block.sync_writes;
-  mctx.collective = block.collective;
-  mctx.use_file_view = block.file_view;
-  mctx.hints = block.hints;
-  mctx.services = &services;
-  return mctx;
-}
-
 /// One <ap_module> block: init, tests x reps, cleanup, figure. False (on every rank) when
 /// init_module found a config error (a DirectiveError): the run stops there with exit code 2.
 bool run_module(RunState &rs, const ModulePlan &plan, int block_index) {
@@ -95,7 +79,7 @@ bool run_module(RunState &rs, const ModulePlan &plan, int block_index) {
   };
 
   FileServices services(*rs.files, rs.kept);
-  const ModuleContext mctx = module_context(rs, plan, services);
+  const ModuleContext mctx = block_context(rs.comm, *rs.config, plan, services);
   Instance inst;
   std::vector<TestSpec> tests;
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
@@ -190,8 +174,7 @@ bool wait_for_block_end(MPI_Comm comm, bool ok) {
 bool run_block(RunState &rs, const ModulePlan &plan, int block_index) {
   const MPI_Comm run_comm = rs.comm;
   const int run_size = rs.size;
-  const int procs =
-      plan.block->processes > 0 ? std::min(plan.block->processes, run_size) : run_size;
+  const int procs = block_processes(*plan.block, run_size);
   Comm sub; // the block's ranks, when fewer than the run's (rank 0 of the run is its rank 0)
   if (procs < run_size) {
     heartbeat("MPI_Comm_split (Processes)");
@@ -274,14 +257,20 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (auto f = agree(comm, err))
     return stop_before_io(options, rs.rank, *f);
 
+  // Every block's init_module, before any I/O (and in --check): a value only a module can
+  // judge stops the run here, with exit code 2, before the first block (preflight.hpp).
+  Watchdog watchdog(config.global.step_timeout, rs.rank);
+  if (auto f = preflight(comm, config, plans))
+    return stop_before_io(options, rs.rank, *f);
+
   if (options.check_only) {
     if (rs.rank == 0)
       *options.out << "pio-harness: " << config.path << ": the config is valid ("
                    << config.modules.size() << " module block"
-                   << (config.modules.size() == 1 ? "" : "s") << "); nothing was run (--check)\n";
+                   << (config.modules.size() == 1 ? "" : "s")
+                   << ", each checked by its module); nothing was run (--check)\n";
     return RunOutcome{0, nullptr, {}};
   }
-  Watchdog watchdog(config.global.step_timeout, rs.rank);
   TestFiles files(overwrite, keep, options.clean_stale);
   rs.files = &files;
   fill_provenance(comm, options.command_line, config.global.test_file, rs.result);

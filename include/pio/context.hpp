@@ -39,6 +39,11 @@ struct ModuleContext {
   bool use_file_view = true;      ///< FileView on: describe accesses with a file view
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
+  /// True in the harness's pre-flight check (docs/reliability.md): init_module is called for
+  /// every block before any I/O only to find DirectiveErrors, then cleanup_module; no test runs.
+  /// Compute the tests as in a run, but skip what creates files or takes time (probes,
+  /// calibrations, large buffers).
+  bool validate_only = false;
 
   /// Claims a file this rank creates itself (see Services::claim_file).
   void claim_file(const std::string &path) const {

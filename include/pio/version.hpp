@@ -7,7 +7,7 @@ namespace pio {
 /// or meaning. The loader refuses a module whose pio_api_version differs, naming both.
 /// Version 2: typed results and figures, communication semantics, rank groups, harness
 /// services, read-only tests, directive limits, ABI fingerprint.
-inline constexpr int kApiVersion = 2;
+inline constexpr int kApiVersion = 3;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.2.0";

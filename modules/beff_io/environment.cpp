@@ -71,7 +71,7 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   env.positioning = mode == "off"
                         ? "individual file pointers (fallback forced by SharedPointers off)"
                         : "shared file pointers (MPI_File_write_ordered / read_ordered)";
-  if (!type1 || mode == "off")
+  if (!type1 || mode == "off" || ctx.validate_only) // the pre-flight check makes no file
     return;
   const std::string probe = ctx.test_file + ".beff_io-probe";
   // One shared file: rank 0 claims it (a claim on every rank would race with the claim's own

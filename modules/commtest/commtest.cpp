@@ -78,7 +78,7 @@ public:
 
     notes_.clear();
     for (const auto &t : meta_)
-      if (t.way == Way::Invalidated) {
+      if (t.way == Way::Invalidated && !ctx.validate_only) { // no sweep buffer in the pre-flight
         cache_ = commtest::last_level_cache("/sys/devices/system/cpu/cpu0", s.flag("DetectCache"),
                                             s.size("CacheSize"));
         // A sweep over twice the last-level cache evicts the message buffers.

@@ -113,7 +113,7 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
       tests.push_back(std::move(s));
     }
   }
-  if (b_.nonblocking)
+  if (b_.nonblocking && !ctx.validate_only) // the pre-flight check skips the calibration
     t_cpu_ = cpu_.calibrate(target_cpu_s_);
   return tests;
 }

@@ -10,6 +10,7 @@
 #include "mpi_test.hpp"
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using pio::harness::ConfigError;
 using pio::harness::parse_config;
 using pio::test::conf;
@@ -170,5 +171,32 @@ TEST_CASE("values that parse but make no sense are refused", "[config][hardening
     FAIL("ScheduledTime inf was accepted");
   } catch (const ConfigError &e) {
     CHECK_THAT(e.what(), Contains("e.conf:7: ScheduledTime: 'inf' is not a finite number"));
+  }
+}
+
+TEST_CASE("a value only a module can judge is found before any I/O, in --check too",
+          "[config][hardening]") {
+  // The pre-flight check (docs/reliability.md) runs every block's init_module before the first
+  // block: b_eff_io's makes no shared-pointer probe file there, the pattern block writes nothing,
+  // and the tiled block's impossible grid (line 11) ends the run with exit code 2.
+  pio::test::TempDir dir;
+  const std::string config = "TestFile " + dir.file("t.dat") +
+                             "\n<ap_module>\nModuleName beff_io\nSharedPointers on\n"
+                             "</ap_module>\n<ap_module>\nModuleName simple_strided\n"
+                             "</ap_module>\n<ap_module>\nModuleName tiled\nTiles 3x3\n"
+                             "</ap_module>\n";
+  const std::string where = "/late.conf:11: Tiles 3x3 makes 9 tiles";
+  for (const bool check : {false, true}) {
+    pio::harness::RunOptions options;
+    options.check_only = check;
+    const auto ran = pio::test::run_config_with(dir, "late", config, options);
+    INFO("--check " << check << "\n" << ran.out << ran.err);
+    CHECK(ran.exit_code == 2);
+    CHECK_THAT(ran.err,
+               StartsWith("pio-harness: error: config: ") && Contains(where) && Contains("(fix: "));
+    CHECK(ran.results.is_null());
+    CHECK(!pio::test::exists(dir.file("late.json")));
+    CHECK(!pio::test::exists(dir.file("t.dat")));
+    CHECK(!pio::test::exists(dir.file("t.dat.beff_io-probe")));
   }
 }

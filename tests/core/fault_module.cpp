@@ -26,7 +26,10 @@ public:
     move_away_ = ctx.settings.has("MoveAway") ? ctx.settings.text("MoveAway") : "";
     hang_ = ctx.settings.flag("Hang");
     rank_ = ctx.rank;
-    if (ctx.settings.has("ClaimFile") && !ctx.settings.text("ClaimFile").empty() && ctx.rank == 0) {
+    if (ctx.validate_only) // the pre-flight check: no file, and faults only in the run
+      where_ = "none";
+    if (!ctx.validate_only && ctx.settings.has("ClaimFile") &&
+        !ctx.settings.text("ClaimFile").empty() && ctx.rank == 0) {
       const auto slash = ctx.test_file.find_last_of('/');
       const std::string dir = slash == std::string::npos ? "." : ctx.test_file.substr(0, slash);
       const std::string path = dir + "/" + ctx.settings.text("ClaimFile");
@@ -93,7 +96,7 @@ public:
   void cleanup_test(pio::TestContext &t) override { maybe_fail("cleanup_test", t.test_index); }
   void cleanup_module(const pio::ModuleContext &ctx) override {
     // A directory that vanishes during the run (e.g. the results file's): renamed away.
-    if (!move_away_.empty() && ctx.rank == 0)
+    if (!move_away_.empty() && ctx.rank == 0 && !ctx.validate_only)
       std::rename(move_away_.c_str(), (move_away_ + ".moved").c_str());
     maybe_fail("cleanup_module", 0);
   }

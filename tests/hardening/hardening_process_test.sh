@@ -1,8 +1,9 @@
 #!/bin/sh
 # The real pio-harness under mpiexec (docs/reliability.md): every death explained and its
 # leftovers recognised, SIGINT/SIGTERM clean up and exit 130/143, an exit() in a module is a
-# failure, bad configs exit 2 on every rank, ModuleSettleTime does not trip the watchdog, and the
-# watchdog names the stuck rank. Usage: MPIEXEC N HARNESS MODDIR
+# failure, bad configs (also a module's DirectiveError in the last block) exit 2 on every rank
+# before any I/O, ModuleSettleTime does not trip the watchdog, and the watchdog names the stuck
+# rank. Usage: MPIEXEC N HARNESS MODDIR
 set -u
 mpiexec=$1; n=$2; harness=$3; moddir=$4
 last=$((n - 1))
@@ -131,6 +132,40 @@ for body in "Include self0.conf" "Include /dev/zero" "Include \"\"" "Include $di
 done
 rm -f "$dir/precious.dat"
 no_leftovers "bad configs"
+ok
+
+# 4b. A value only a module can judge, in the last block: the pre-flight check stops the run
+# with exit 2 and file:line before the first block writes its file; --check finds it too; the
+# same config without the bad block runs.
+cat > "$dir/late.conf" <<CONF
+TestFile $dir/late.dat
+ModulePath $moddir
+ResultsFile $dir/late.json
+<ap_module>
+  ModuleName simple_strided
+  BufferSizes 4K
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  TestFile $dir/late2.dat
+  StripSize 3K
+  BufferSizes 4K
+</ap_module>
+CONF
+for check in "" --check; do
+  rc=$(run "$dir/late.conf" "$dir/late.out" $check)
+  [ "$rc" -eq 2 ] || fail "late bad value $check: exit $rc, expected 2: $(cat "$dir/late.out")"
+  grep -q "late.conf:11: StripSize" "$dir/late.out" || fail "late bad value $check: no file:line: $(cat "$dir/late.out")"
+  grep -q "(fix: " "$dir/late.out" || fail "late bad value $check: no fix"
+  [ ! -e "$dir/late.dat" ] && [ ! -e "$dir/late2.dat" ] || fail "late bad value $check: a test file was made"
+  [ ! -e "$dir/late.json" ] || fail "late bad value $check: results were written"
+done
+no_leftovers "late bad value"
+sed -i "8,13d" "$dir/late.conf"
+rc=$(run "$dir/late.conf" "$dir/late.out")
+[ "$rc" -eq 0 ] || fail "the valid part of late.conf must run: exit $rc: $(cat "$dir/late.out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="complete" and len(d["modules"])==1' \
+  "$dir/late.json" || fail "late.conf without its bad block: results incomplete"
 ok
 
 # 5. ModuleSettleTime longer than StepTimeout is not a hang.

@@ -1,11 +1,14 @@
 // Config errors only a pattern module can see (a value out of range for the geometry, an
 // impossible geometry, offsets beyond 2^63-1) stop the run with exit code 2 on every rank, at the
-// file:line of the directive, before the block's first I/O (docs/reliability.md), and never
-// leave one rank inside a collective call the others have left (HeaderOffset
-// 9223372036854775807 used to deadlock in MPI_File_set_view at 2 and 4 ranks).
+// file:line of the directive, before any block's first I/O (the pre-flight check of
+// docs/reliability.md), and never leave one rank inside a collective call the others have left
+// (HeaderOffset 9223372036854775807 used to deadlock in MPI_File_set_view at 2 and 4 ranks).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "mpi_test.hpp"
 #include "pattern_checks.hpp"
@@ -56,32 +59,80 @@ TEST_CASE("impossible geometries are config errors at their directive", "[patter
   expect_config_error("flash_io", "  BlockSizes 8x8\n", "BlockSizes");
 }
 
-TEST_CASE("a config error in a later block keeps what was measured and stops the run",
+namespace {
+
+/// The names in dir, sorted.
+std::vector<std::string> names_in(const TempDir &dir) {
+  std::vector<std::string> names;
+  for (const auto &e : std::filesystem::directory_iterator(dir.path()))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+} // namespace
+
+TEST_CASE("a config error in the last block stops the run before the first block's I/O",
           "[patterns_config]") {
+  // The pre-flight check runs every block's init_module before any I/O (docs/reliability.md):
+  // the first two blocks would write their files, the last has an impossible geometry.
   TempDir dir;
-  const std::vector<Block> blocks = {
+  std::vector<Block> blocks = {
       {"segmented", "write", false, true, "  BufferSizes 1K\n", dir.file("one")},
-      {"simple_strided", "write", false, true, "  HeaderOffset 9223372036854775807\n",
-       dir.file("two")},
-      {"segmented", "write", false, true, "  BufferSizes 2K\n", dir.file("three")}};
+      {"segmented", "write", false, true, "  BufferSizes 2K\n", dir.file("two")},
+      {"simple_strided", "write", false, true, "  StripSize 3K\n  BufferSizes 4K\n",
+       dir.file("three")}};
+  const std::string where = "/multi.conf:26: StripSize";
   const std::string config = config_text(dir, blocks, true);
   const auto ran = run_config(dir, "multi", config, false);
   INFO(config << "\n" << ran.out << ran.err);
   REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(all_ranks(rank() != 0 || (ran.err.find("pio-harness: error: config: ") == 0 &&
+                                    ran.err.find(where) != std::string::npos &&
+                                    ran.err.find("(fix: ") != std::string::npos)));
+  // No results file (not even its header), no test file, no owner record: nothing but the config.
+  REQUIRE(all_ranks(ran.results.is_null()));
+  REQUIRE(all_ranks(names_in(dir) == std::vector<std::string>{"multi.conf"}));
+
+  // --check finds it too, with the same message.
+  pio::harness::RunOptions check;
+  check.check_only = true;
+  const auto checked = run_config_with(dir, "multi", config, check);
+  INFO(checked.out << checked.err);
+  REQUIRE(all_ranks(checked.exit_code == 2));
+  REQUIRE(all_ranks(rank() != 0 || checked.err.find(where) != std::string::npos));
+  REQUIRE(all_ranks(names_in(dir) == std::vector<std::string>{"multi.conf"}));
+
+  // Without the bad block, the same config checks clean and runs.
+  blocks.pop_back();
+  const std::string valid = config_text(dir, blocks, true);
+  const auto valid_check = run_config_with(dir, "valid", valid, check);
+  REQUIRE(all_ranks(valid_check.exit_code == 0));
+  REQUIRE(all_ranks(rank() != 0 || valid_check.out.find("2 module blocks, each checked by its "
+                                                        "module") != std::string::npos));
+  const auto valid_run = run_config(dir, "valid", valid, false);
+  INFO(valid_run.out << valid_run.err);
+  REQUIRE(all_ranks(valid_run.exit_code == 0));
   REQUIRE(on_root([&] {
-    const auto &modules = ran.results["modules"];
-    CHECK(ran.results.value("exit_code", -1) == 2);
-    CHECK(ran.results.value("status", std::string()) == "failed");
-    REQUIRE(modules.size() == 2); // the third block never ran
-    CHECK(modules[0]["error"].is_null());
-    CHECK(modules[0]["tests"].size() == 1);
-    CHECK(modules[0]["tests"][0]["reps"].size() == 1);
-    CHECK(modules[0]["tests"][0]["error"].is_null());
-    // Block two opens on line 12; its HeaderOffset is line 18.
-    CHECK(modules[1]["error"]["message"].get<std::string>().find("multi.conf:18: HeaderOffset") !=
-          std::string::npos);
-    CHECK(ran.err.find("multi.conf:18: HeaderOffset") != std::string::npos);
-    return true;
+    CHECK(result_errors(valid_run.results).empty());
+    return valid_run.results.at("modules").size() == 2 && result_errors(valid_run.results).empty();
   }));
-  REQUIRE(all_ranks(!exists(dir.file("two")) && !exists(dir.file("three"))));
+  REQUIRE(all_ranks(exists(dir.file("one")) && exists(dir.file("two")))); // KeepFiles on
+}
+
+TEST_CASE("the pre-flight check runs sweep and Processes blocks on their own ranks",
+          "[patterns_config]") {
+  // Tiles 2x1 fits a run of 2 but not the 1 rank the block runs on; the sweep's first value
+  // fits. The error is at the Sweep line, whatever the run's size; idle ranks wait, no hang.
+  TempDir dir;
+  const std::vector<Block> blocks = {
+      {"segmented", "write", false, true, "  BufferSizes 1K\n", dir.file("one")},
+      {"tiled", "write", false, true, "  Processes 1\n  Sweep Tiles 1x1 2x1\n", dir.file("two")}};
+  const std::string config = config_text(dir, blocks, true);
+  const auto ran = run_config(dir, "procs", config, false);
+  INFO(config << "\n" << ran.out << ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(all_ranks(rank() != 0 || (ran.err.find("/procs.conf:19: Tiles") != std::string::npos &&
+                                    ran.err.find("runs on 1 processes") != std::string::npos)));
+  REQUIRE(all_ranks(names_in(dir) == std::vector<std::string>{"procs.conf"}));
 }

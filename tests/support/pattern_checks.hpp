@@ -71,8 +71,8 @@ void expect_limit_error(const std::string &module, const std::string &directives
                         const std::string &directive, const std::string &mode = "write");
 
 /// Runs a one-block config whose module finds a config error in init_module (a
-/// pio::DirectiveError): exit code 2 on every rank, rank 0 naming bad.conf:`line` and
-/// `directive` on stderr and in the results (which are written), and no test file created.
+/// pio::DirectiveError): exit code 2 on every rank from the pre-flight check, rank 0 naming
+/// bad.conf:`line` and `directive` on stderr, no results file and no test file created.
 /// `line` 10 is the first line of `directives`, 5 the ModuleName line (a defaulted directive).
 void expect_config_error(const std::string &module, const std::string &directives,
                          const std::string &directive, int line = 10,
