@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "layout_trace.hpp"
 #include "pattern_run.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
@@ -23,7 +24,10 @@ std::vector<DirectiveSpec> pattern_directives(const std::string &work_units,
       DirectiveSpec{"ReorderTasks", DirectiveType::Integer, "0",
                     "read modes: rank r reads the bytes rank (r + ReorderTasks) mod P wrote, not "
                     "its own (IOR -C; 0 = off)"}
-          .at_least(0)};
+          .at_least(0),
+      DirectiveSpec{"LayoutTrace", DirectiveType::Text, "",
+                    "write every rank's file extents per work unit of each test to this file "
+                    "(JSON lines, rank 0; draw with pio-plot layout)"}};
 }
 
 TestSpec PatternModule::pattern_spec(const std::string &label, std::int64_t buffer_size) const {
@@ -41,6 +45,7 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   work_units_ = ctx.settings.integer("WorkUnits");
   header_offset_ = ctx.settings.size("HeaderOffset");
   reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
+  layout_trace_ = ctx.settings.has("LayoutTrace") ? ctx.settings.text("LayoutTrace") : "";
   tests_ = make_tests(ctx);
   std::vector<TestSpec> tests;
   for (auto &p : tests_) {
@@ -53,6 +58,8 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     p.spec.params["reorder_tasks"] = std::to_string(reorder_tasks_);
     tests.push_back(p.spec);
   }
+  if (!layout_trace_.empty() && ctx.rank == 0 && !ctx.validate_only)
+    start_layout_trace(layout_trace_);
   return tests;
 }
 
@@ -116,6 +123,11 @@ void PatternModule::describe_test(TestContext &test) {
     mpi_check(MPI_Barrier(r.comm), "MPI_Barrier");
     mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
   }
+
+  // Last, after every collective call here: a failure on rank 0 alone is agreed by the harness.
+  if (!layout_trace_.empty() && test.rank == 0 && test.group == 0 &&
+      (test.rep == 0 || declared.repetition_geometry))
+    append_layout_trace(layout_trace_, test, *r.geometry, mode_, r.shift);
 }
 
 void PatternModule::before_work_unit(UnitContext &unit) {

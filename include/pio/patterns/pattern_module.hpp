@@ -34,8 +34,9 @@ struct PatternTest {
 
 /// The directives the engine reads for every pattern, declared once here: Mode (default write;
 /// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1),
-/// HeaderOffset (default 0) and ReorderTasks (default 0: off). A pattern module lists these
-/// first and appends its own.
+/// HeaderOffset (default 0), ReorderTasks (default 0: off) and LayoutTrace (default none: the
+/// engine writes every test's extents per rank and unit, docs/patterns.md). A pattern module
+/// lists these first and appends its own.
 std::vector<DirectiveSpec>
 pattern_directives(const std::string &work_units = "1",
                    const std::string &work_units_help = "work units per test");
@@ -78,6 +79,7 @@ private:
   std::int64_t work_units_ = 1;
   std::int64_t header_offset_ = 0;
   std::int64_t reorder_tasks_ = 0;
+  std::string layout_trace_;       // LayoutTrace path, empty = off
   std::vector<PatternTest> tests_; // by test index: the geometries (specs are the harness's)
   std::shared_ptr<Run> run_;
 };

@@ -1,0 +1,190 @@
+// LayoutTrace of the pattern engine: the extents a pattern module traces per (rank, unit) equal
+// the thesis's definition (simple strided §3.4.1 Fig. 3.5, tiled Fig. 3.10), computed by hand
+// below, and are exactly the bytes the module wrote: every traced byte holds its rank's Verify
+// stamp, every other byte of the file is zero, and the file ends where the last extent ends.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mpi_test.hpp"
+#include "pattern_checks.hpp"
+
+using namespace pio::test;
+
+namespace {
+
+using Extents = std::vector<std::pair<std::int64_t, std::int64_t>>; // (offset, length)
+/// by unit, then by rank
+using Layout = std::vector<std::vector<Extents>>;
+
+/// One traced test: its test line and its extents per (rank, unit).
+struct Traced {
+  nlohmann::json test;
+  std::map<std::pair<int, std::int64_t>, Extents> extents; // (rank, unit) -> extents
+};
+
+/// Parses a trace; "" or the problem in `problem`.
+std::vector<Traced> read_trace(const std::string &path, std::string *problem) {
+  std::ifstream in(path);
+  std::vector<Traced> out;
+  std::string line;
+  if (!std::getline(in, line) || !nlohmann::json::parse(line).contains("pio_layout_trace")) {
+    *problem = path + ": no trace header, first line: " + line;
+    return out;
+  }
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.contains("test")) {
+      out.push_back({j["test"], {}});
+    } else if (out.empty()) {
+      *problem = "extents before a test line: " + line;
+      return out;
+    } else {
+      Extents e;
+      for (const auto &x : j["extents"])
+        e.emplace_back(x[0].get<std::int64_t>(), x[1].get<std::int64_t>());
+      out.back().extents[{j["rank"].get<int>(), j["unit"].get<std::int64_t>()}] = e;
+    }
+  }
+  return out;
+}
+
+std::string text(const Extents &e) {
+  std::ostringstream s;
+  for (const auto &[o, l] : e)
+    s << "[" << o << "," << l << "]";
+  return s.str();
+}
+
+/// "" when `t` traces exactly `expected` for the run's ranks.
+std::string compare_layout(const Traced &t, const Layout &expected) {
+  const auto units = static_cast<std::int64_t>(expected.size());
+  if (t.test["ranks"] != size() || t.test["units"] != units ||
+      t.extents.size() != static_cast<size_t>(units * size()))
+    return "unexpected test line or row count: " + t.test.dump();
+  for (std::int64_t u = 0; u < units; ++u)
+    for (int r = 0; r < size(); ++r) {
+      const auto &want = expected[static_cast<size_t>(u)][static_cast<size_t>(r)];
+      const auto &got = t.extents.at({r, u});
+      if (got != want)
+        return t.test["module"].get<std::string>() + " rank " + std::to_string(r) + " unit " +
+               std::to_string(u) + ": traced " + text(got) + ", expected " + text(want);
+    }
+  return "";
+}
+
+/// The file image the trace says the module wrote: owner of each byte, zero elsewhere.
+Image traced_image(const Traced &t) {
+  auto owners = std::make_shared<std::map<std::int64_t, std::pair<std::int64_t, int>>>();
+  std::int64_t end = 0;
+  for (const auto &[key, extents] : t.extents)
+    for (const auto &[o, l] : extents) {
+      (*owners)[o] = {o + l, key.first};
+      end = std::max(end, o + l);
+    }
+  return {end, [owners](std::int64_t o) {
+            auto it = owners->upper_bound(o);
+            if (it == owners->begin())
+              return -1;
+            --it;
+            return o < it->second.first ? it->second.second : -1;
+          }};
+}
+
+// Simple strided, HeaderOffset 16, StripSize 1K, BufferSizes 2K (two strips per unit),
+// WorkUnits 2: strip k of rank r in unit u at 16 + (2u + k) * P * 1024 + r * 1024 (thesis Fig.
+// 3.5: strips of all ranks form a stripe of stride P x StripSize). Written out by hand.
+Layout simple_strided_expected() {
+  const std::int64_t K = 1024;
+  switch (size()) {
+  case 1:
+    return {{{{16, K}, {1040, K}}}, {{{2064, K}, {3088, K}}}};
+  case 2:
+    return {{{{16, K}, {2064, K}}, {{1040, K}, {3088, K}}},
+            {{{4112, K}, {6160, K}}, {{5136, K}, {7184, K}}}};
+  default: // 4
+    return {{{{16, K}, {4112, K}},
+             {{1040, K}, {5136, K}},
+             {{2064, K}, {6160, K}},
+             {{3088, K}, {7184, K}}},
+            {{{8208, K}, {12304, K}},
+             {{9232, K}, {13328, K}},
+             {{10256, K}, {14352, K}},
+             {{11280, K}, {15376, K}}}};
+  }
+}
+
+// Tiled, tiles of 2x2 elements of 4 bytes, grid P x 1 (2 x 2 at 4 ranks), HeaderOffset 8,
+// WorkUnits 2: unit u is dataset u; each tile row is 8 bytes (thesis Fig. 3.10). At 2 ranks the
+// dataset is 4x2 elements (32 bytes), at 4 ranks 4x4 (64 bytes); written out by hand.
+Layout tiled_expected() {
+  switch (size()) {
+  case 1:
+    return {{{{8, 8}, {16, 8}}}, {{{24, 8}, {32, 8}}}};
+  case 2:
+    return {{{{8, 8}, {24, 8}}, {{16, 8}, {32, 8}}}, {{{40, 8}, {56, 8}}, {{48, 8}, {64, 8}}}};
+  default: // 4
+    return {{{{8, 8}, {24, 8}}, {{16, 8}, {32, 8}}, {{40, 8}, {56, 8}}, {{48, 8}, {64, 8}}},
+            {{{72, 8}, {88, 8}}, {{80, 8}, {96, 8}}, {{104, 8}, {120, 8}}, {{112, 8}, {128, 8}}}};
+  }
+}
+
+std::string tiles() { return size() == 4 ? "2x2" : std::to_string(size()) + "x1"; }
+
+} // namespace
+
+TEST_CASE("layout trace: simple_strided and tiled trace the thesis's extents, exactly the "
+          "bytes they write",
+          "[layout_trace]") {
+  TempDir dir;
+  for (const char *mode : {"write", "read"}) {
+    INFO(mode);
+    // One trace per harness process: the tests run the harness in-process, so one per mode.
+    const std::string trace = dir.file(std::string("layout-") + mode + ".jsonl");
+    write_text(trace, "a stale trace of an earlier run\n"); // rewritten, not appended to
+    const std::string traced = "  LayoutTrace \"" + trace + "\"\n";
+    const std::vector<Block> blocks = {
+        {"simple_strided", mode, false, true,
+         "  BufferSizes 2K\n  StripSize 1K\n  WorkUnits 2\n  HeaderOffset 16\n" + traced,
+         dir.file(std::string("s-") + mode)},
+        {"tiled", mode, true, true,
+         "  TileSizes 2x2\n  Tiles " + tiles() +
+             "\n  ElementSize 4\n  WorkUnits 2\n  HeaderOffset 8\n" + traced,
+         dir.file(std::string("t-") + mode)}};
+    run_and_check(dir, mode, config_text(dir, blocks), [&](const nlohmann::json &) {
+      std::string problem;
+      const auto tests = read_trace(trace, &problem);
+      if (!problem.empty())
+        return problem;
+      // Both blocks of the run append to one trace; nothing of the earlier run remains.
+      if (tests.size() != 2 || tests[0].test["module"] != "simple_strided" ||
+          tests[1].test["module"] != "tiled" || tests[0].test["mode"] != mode)
+        return "expected one simple_strided and one tiled test, got " +
+               std::to_string(tests.size());
+      problem = compare_layout(tests[0], simple_strided_expected());
+      if (problem.empty())
+        problem = compare_layout(tests[1], tiled_expected());
+      // The file holds exactly the traced bytes, each with its rank's stamp (Verify on).
+      if (problem.empty())
+        problem = compare_file(blocks[0].file, traced_image(tests[0]), mode);
+      if (problem.empty())
+        problem = compare_file(blocks[1].file, traced_image(tests[1]), mode);
+      return problem;
+    });
+  }
+}
+
+TEST_CASE("layout trace: an unwritable path is a config error naming LayoutTrace",
+          "[layout_trace]") {
+  expect_failure("simple_strided", "  LayoutTrace \"/nonexistent-dir/x/trace.jsonl\"\n",
+                 "LayoutTrace");
+}

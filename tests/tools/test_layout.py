@@ -1,0 +1,70 @@
+"""pio-plot layout: pictures of a pattern module's LayoutTrace (data/layout-small.jsonl is a
+recorded trace of simple_strided (a Collective on/off sweep: the same layout twice) and tiled at
+2 ranks, 2 units, 2 extents per rank and unit)."""
+import json
+
+import pytest
+
+from conftest import data
+from piotools import layout
+
+
+def extents_per_rank(path):
+    """Non-empty extents per (test line number, rank), counted straight from the file."""
+    out, test = {}, None
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f):
+            rec = json.loads(line)
+            if "test" in rec:
+                test = n
+            elif "rank" in rec:
+                key = (test, rec["rank"])
+                out[key] = out.get(key, 0) + sum(1 for _, length in rec["extents"] if length)
+    return out
+
+
+def test_layout_writes_png_and_svg_per_distinct_test(tool, tmp_path, capsys):
+    out = tmp_path / "pics"
+    assert tool("pio-plot").main(["layout", data("layout-small.jsonl"), "-o", str(out)]) == 0
+    written = capsys.readouterr().out.split()
+    # The Collective sweep traced simple_strided's layout twice: one picture of it.
+    assert sorted(p.rsplit("/", 1)[1] for p in written) == [
+        "layout-simple_strided-2K.png", "layout-simple_strided-2K.svg",
+        "layout-tiled-2x2.png", "layout-tiled-2x2.svg"]
+    for p in written:
+        with open(p, "rb") as f:
+            body = f.read()
+        assert len(body) > 1000
+        assert body.startswith(b"\x89PNG") if p.endswith(".png") else b"<svg" in body
+
+
+def test_layout_draws_one_rectangle_per_extent_in_its_rank(tool):
+    tests = layout.load(data("layout-small.jsonl"))
+    assert [(t["module"], t["collective"]) for t in tests] == [("simple_strided", True),
+                                                               ("tiled", False)]
+    counted = extents_per_rank(data("layout-small.jsonl"))
+    for line, t in zip((1, 11), tests):  # test lines of the first and the third traced test
+        fig, counts = tool("pio-plot").layout_figure(t, None)
+        drawn = {}
+        for patch in fig.axes[0].patches:
+            if hasattr(patch, "pio_rank"):
+                drawn[patch.pio_rank] = drawn.get(patch.pio_rank, 0) + 1
+        assert drawn == counts == {0: 4, 1: 4}
+        assert drawn == {r: counted[(line, r)] for r in (0, 1)}
+        # Rank 1's first extent in unit 0 of simple_strided: 1040, 1024 bytes (thesis Fig. 3.5).
+        if t["module"] == "simple_strided":
+            r1 = [p for p in fig.axes[0].patches if getattr(p, "pio_rank", None) == 1]
+            assert (r1[0].get_x(), r1[0].get_width()) == (1040, 1024)
+
+
+def test_layout_max_units_limits_the_rows(tool):
+    t = layout.load(data("layout-small.jsonl"))[0]
+    _, counts = tool("pio-plot").layout_figure(t, 1)
+    assert counts == {0: 2, 1: 2}
+
+
+def test_layout_rejects_a_results_file(tool, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        tool("pio-plot").main(["layout", data("small.json"), "-o", str(tmp_path)])
+    assert e.value.code == 2
+    assert "not a layout trace" in capsys.readouterr().err
