@@ -23,6 +23,13 @@ case "${SUITE:-$(basename "$imb")}" in
     kernels=${*:-PingPong PingPing Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier}
     min_bytes=${MIN_BYTES:-1024} ;;
 esac
+# IMB skips what a run of this size cannot run ("invalid for 1 processes"); pio refuses it
+# (exit 2), so neither gets it: the single and parallel transfers of EXT need two ranks.
+if [ "$suite" = EXT ] && [ "$np" -lt 2 ]; then
+  k1=""
+  for k in $kernels; do case "$k" in Unidir_*|Bidir_*) ;; *) k1="$k1 $k" ;; esac; done
+  kernels=$k1
+fi
 out=${OUT:-./compare-imb.out}
 lengths=${LENGTHS:-0 1024 65536 1048576 4194304}
 mpiexec=${MPIEXEC:-mpiexec}
