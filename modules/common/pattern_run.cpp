@@ -2,6 +2,7 @@
 // datatypes are prepared untimed; transfer() is what the timed work unit calls.
 #include "pattern_run.hpp"
 
+#include <climits>
 #include <sstream>
 
 #include "pio/patterns/byte_types.hpp"
@@ -10,6 +11,9 @@
 namespace pio::patterns {
 
 namespace {
+
+/// The largest count of one MPI call (an int); longer runs use a datatype.
+constexpr std::int64_t kMaxCount = INT_MAX;
 
 std::string hex(unsigned v) {
   std::ostringstream s;
@@ -50,8 +54,8 @@ void PatternModule::Run::from_memory() {
             "MPI_Pack");
 }
 
-void PatternModule::Run::check(const std::vector<std::uint8_t> &data, int generation,
-                               unsigned char mask, const char *what) const {
+void PatternModule::Run::check(const PageBytes &data, int generation, unsigned char mask,
+                               const char *what) const {
   std::int64_t pos = 0;
   for (const auto &e : extents) {
     for (std::int64_t i = 0; i < e.length; ++i) {
@@ -68,11 +72,11 @@ void PatternModule::Run::check(const std::vector<std::uint8_t> &data, int genera
   }
 }
 
-std::vector<std::uint8_t> PatternModule::Run::read_back() const {
+PageBytes PatternModule::Run::read_back() const {
   if (use_view)
     mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
               "MPI_File_set_view");
-  std::vector<std::uint8_t> data(static_cast<size_t>(bytes));
+  PageBytes data(static_cast<size_t>(bytes));
   std::int64_t pos = 0;
   for (const auto &e : extents) {
     Datatype t = contiguous_bytes(e.length);
@@ -90,17 +94,19 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
   bytes = 0;
   for (const auto &e : extents)
     bytes += e.length;
-  stream.assign(static_cast<size_t>(bytes), 0);
-  MemoryLayout mem = geometry->memory(rank, unit);
+  // Every byte the unit moves is stamped, read or (Verify) checked; zeroing is for the checks.
+  sized(stream, bytes);
   // Without a file view the I/O works on the contiguous stream, so memory is contiguous too.
-  noncontiguous_memory = use_view && mem.type.get() != MPI_DATATYPE_NULL;
-  if (noncontiguous_memory) {
-    buffer.assign(static_cast<size_t>(mem.buffer_bytes), 0);
-    memtype = std::move(mem.type);
-  } else {
-    memtype = contiguous_bytes(bytes);
-  }
+  noncontiguous_memory = false;
   if (use_view) {
+    MemoryLayout mem = geometry->memory(rank, unit);
+    noncontiguous_memory = mem.type.get() != MPI_DATATYPE_NULL;
+    if (noncontiguous_memory) {
+      sized(buffer, mem.buffer_bytes);
+      memtype = std::move(mem.type);
+    } else {
+      memtype = bytes > kMaxCount ? contiguous_bytes(bytes) : Datatype();
+    }
     if (bytes == 0) {
       mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
                 "MPI_File_set_view");
@@ -111,13 +117,25 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
           "MPI_File_set_view");
     }
   } else {
-    pieces.clear();
+    pieces.resize(extents.size());
     std::int64_t pos = 0;
-    for (const auto &e : extents) {
-      pieces.push_back(Piece{e.offset, pos, contiguous_bytes(e.length)});
+    for (size_t i = 0; i < extents.size(); ++i) {
+      const Extent &e = extents[i];
+      Piece &p = pieces[i];
+      p.offset = e.offset;
+      p.stream_pos = pos;
+      p.length = e.length;
+      p.large = e.length > kMaxCount ? contiguous_bytes(e.length) : Datatype();
       pos += e.length;
     }
   }
+}
+
+void PatternModule::Run::sized(PageBytes &v, std::int64_t n) const {
+  if (verify)
+    v.assign(static_cast<size_t>(n), 0);
+  else
+    v.resize(static_cast<size_t>(n));
 }
 
 void PatternModule::Run::io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count,
@@ -135,9 +153,14 @@ void PatternModule::Run::io_at(bool write, bool collective, MPI_Offset off, void
 
 void PatternModule::Run::transfer(bool write, bool collective) {
   if (use_view) {
-    const int count = bytes > 0 ? 1 : 0;
-    if (collective || count > 0)
-      io_at(write, collective, 0, io_buffer(), count, memtype.get());
+    if (bytes == 0) {
+      if (collective)
+        io_at(write, collective, 0, io_buffer(), 0, MPI_BYTE);
+    } else if (memtype.get() != MPI_DATATYPE_NULL) {
+      io_at(write, collective, 0, io_buffer(), 1, memtype.get());
+    } else {
+      io_at(write, collective, 0, io_buffer(), static_cast<int>(bytes), MPI_BYTE);
+    }
     return;
   }
   const auto mine = static_cast<std::int64_t>(pieces.size());
@@ -145,7 +168,11 @@ void PatternModule::Run::transfer(bool write, bool collective) {
   for (std::int64_t i = 0; i < calls; ++i) {
     if (i < mine) {
       const Piece &p = pieces[static_cast<size_t>(i)];
-      io_at(write, collective, p.offset, stream.data() + p.stream_pos, 1, p.type.get());
+      if (p.large.get() != MPI_DATATYPE_NULL)
+        io_at(write, collective, p.offset, stream.data() + p.stream_pos, 1, p.large.get());
+      else
+        io_at(write, collective, p.offset, stream.data() + p.stream_pos, static_cast<int>(p.length),
+              MPI_BYTE);
     } else {
       io_at(write, collective, 0, stream.data(), 0, MPI_BYTE);
     }

@@ -6,15 +6,23 @@
 #include <memory>
 #include <vector>
 
+#include <boost/align/aligned_allocator.hpp>
+
 #include "pio/patterns/pattern_module.hpp"
 
 namespace pio::patterns {
+
+/// I/O bytes on their own pages, as IOR's buffers are: a page-aligned user buffer copies to
+/// and from the page cache measurably faster than malloc's 16-byte alignment (docs/performance.md).
+using PageBytes =
+    std::vector<std::uint8_t, boost::alignment::aligned_allocator<std::uint8_t, 4096>>;
 
 /// One contiguous piece of a unit's I/O without a file view: file offset, stream position.
 struct Piece {
   std::int64_t offset = 0;
   std::int64_t stream_pos = 0;
-  Datatype type; // contiguous bytes of the piece's length
+  std::int64_t length = 0;
+  Datatype large; // above INT_MAX bytes only: a type of `length` bytes (else count MPI_BYTEs)
 };
 
 /// Per-test state, rebuilt by describe_test.
@@ -30,12 +38,13 @@ struct PatternModule::Run {
   bool verify = false;
   bool use_view = true;
   std::int64_t units = 0;
-  std::int64_t max_pieces = 0;      // no-view collective: calls every rank makes per unit
-  std::vector<Extent> extents;      // this unit's file extents (stream order)
-  std::int64_t bytes = 0;           // this unit's payload bytes
-  std::vector<std::uint8_t> stream; // payload in stream order
-  std::vector<std::uint8_t> buffer; // memory buffer when the memory type is non-contiguous
-  Datatype memtype;                 // memory datatype (count 1) for view mode
+  std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
+  std::vector<Extent> extents; // this unit's file extents (stream order)
+  std::int64_t bytes = 0;      // this unit's payload bytes
+  PageBytes stream;            // payload in stream order
+  PageBytes buffer;            // memory buffer when the memory type is non-contiguous
+  Datatype memtype;            // view mode: the memory datatype (count 1); empty when
+                               // memory is `bytes` contiguous bytes up to INT_MAX
   bool noncontiguous_memory = false;
   std::vector<Piece> pieces; // no-view mode
   Datatype empty_view;       // view for a rank with nothing to do in a unit
@@ -53,15 +62,20 @@ struct PatternModule::Run {
   void from_memory();
 
   /// Checks data (stream order) against the expected stamps; throws naming the first bad byte.
-  void check(const std::vector<std::uint8_t> &data, int generation, unsigned char mask,
-             const char *what) const;
+  void check(const PageBytes &data, int generation, unsigned char mask, const char *what) const;
 
   /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
   /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
-  std::vector<std::uint8_t> read_back() const;
+  PageBytes read_back() const;
 
-  /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`.
+  /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
+  /// run between units, so it does only what the unit needs: buffers are zeroed only for
+  /// Verify (where a check reads them), contiguous I/O uses count MPI_BYTEs (IOR's call), not
+  /// a datatype built per unit.
   void prepare_unit(std::int64_t unit);
+
+  /// Resizes v to n bytes, zeroed when Verify is on (a check then reads every byte).
+  void sized(PageBytes &v, std::int64_t n) const;
 
   /// One explicit-offset MPI-IO call: read or write, independent or collective.
   void io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count, MPI_Datatype t);
