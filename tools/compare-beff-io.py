@@ -160,6 +160,8 @@ def print_table(pairs):
 
 def run(args):
     env = dict(os.environ, HWLOC_COMPONENTS="-pci", MPIR_CVAR_POLLS_BEFORE_YIELD="1")
+    # Both run with DIR as working directory, so relative executable paths must be resolved here.
+    args.orig, args.pio = os.path.abspath(args.orig), os.path.abspath(args.pio)
     out = os.path.abspath(args.out or args.dir)
     os.makedirs(out, exist_ok=True)
     pairs = []
