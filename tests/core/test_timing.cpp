@@ -67,12 +67,13 @@ TEST_CASE("a time-driven phase runs until its budget is spent, all ranks alike",
     const std::int64_t units = rep.at("units");
     // The root stops only once the phase's elapsed wall time reaches the budget; the timed part
     // is within it. At >= 10 ms per unit the budget holds at most 30 units, and the geometric
-    // series (1, 2, 4, ...) ran several batches.
+    // series (1, 2, 4, ...) ran at least two batches (at 4 ranks on 2 cores a batch's syncs can
+    // take most of the budget, so 1 + 2 units is all a loaded machine may fit).
     CHECK(elapsed >= 0.3);
     CHECK(agg <= elapsed);
     CHECK(agg >= 0.01 * static_cast<double>(units));
-    CHECK(units > 3);
+    CHECK(units >= 3);
     CHECK(units <= 30);
-    return elapsed >= 0.3 && agg <= elapsed && units > 3 && units <= 30;
+    return elapsed >= 0.3 && agg <= elapsed && units >= 3 && units <= 30;
   }));
 }
