@@ -12,8 +12,9 @@ namespace pio::patterns {
 
 namespace {
 
-/// The largest count of one MPI call (an int); longer runs use a datatype.
-constexpr std::int64_t kMaxCount = INT_MAX;
+/// A datatype for a run of n contiguous bytes only where an int count cannot say it; else none
+/// (the call then passes n MPI_BYTEs, as IOR does).
+Datatype type_if_large(std::int64_t n) { return n > INT_MAX ? contiguous_bytes(n) : Datatype(); }
 
 std::string hex(unsigned v) {
   std::ostringstream s;
@@ -105,7 +106,7 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
       sized(buffer, mem.buffer_bytes);
       memtype = std::move(mem.type);
     } else {
-      memtype = bytes > kMaxCount ? contiguous_bytes(bytes) : Datatype();
+      memtype = type_if_large(bytes);
     }
     if (bytes == 0) {
       mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
@@ -125,7 +126,7 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
       p.offset = e.offset;
       p.stream_pos = pos;
       p.length = e.length;
-      p.large = e.length > kMaxCount ? contiguous_bytes(e.length) : Datatype();
+      p.large = type_if_large(e.length);
       pos += e.length;
     }
   }
@@ -151,16 +152,18 @@ void PatternModule::Run::io_at(bool write, bool collective, MPI_Offset off, void
     mpi_check(MPI_File_read_at(file, off, ptr, count, t, st), "MPI_File_read_at");
 }
 
+void PatternModule::Run::io_run(bool write, bool collective, MPI_Offset off, void *ptr,
+                                std::int64_t n, const Datatype &type) {
+  if (type.get() != MPI_DATATYPE_NULL)
+    io_at(write, collective, off, ptr, 1, type.get());
+  else
+    io_at(write, collective, off, ptr, static_cast<int>(n), MPI_BYTE);
+}
+
 void PatternModule::Run::transfer(bool write, bool collective) {
   if (use_view) {
-    if (bytes == 0) {
-      if (collective)
-        io_at(write, collective, 0, io_buffer(), 0, MPI_BYTE);
-    } else if (memtype.get() != MPI_DATATYPE_NULL) {
-      io_at(write, collective, 0, io_buffer(), 1, memtype.get());
-    } else {
-      io_at(write, collective, 0, io_buffer(), static_cast<int>(bytes), MPI_BYTE);
-    }
+    if (collective || bytes > 0)
+      io_run(write, collective, 0, io_buffer(), bytes, memtype);
     return;
   }
   const auto mine = static_cast<std::int64_t>(pieces.size());
@@ -168,11 +171,7 @@ void PatternModule::Run::transfer(bool write, bool collective) {
   for (std::int64_t i = 0; i < calls; ++i) {
     if (i < mine) {
       const Piece &p = pieces[static_cast<size_t>(i)];
-      if (p.large.get() != MPI_DATATYPE_NULL)
-        io_at(write, collective, p.offset, stream.data() + p.stream_pos, 1, p.large.get());
-      else
-        io_at(write, collective, p.offset, stream.data() + p.stream_pos, static_cast<int>(p.length),
-              MPI_BYTE);
+      io_run(write, collective, p.offset, stream.data() + p.stream_pos, p.length, p.large);
     } else {
       io_at(write, collective, 0, stream.data(), 0, MPI_BYTE);
     }

@@ -80,6 +80,11 @@ struct PatternModule::Run {
   /// One explicit-offset MPI-IO call: read or write, independent or collective.
   void io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count, MPI_Datatype t);
 
+  /// io_at of n bytes at ptr: one `type` when it is set (non-contiguous memory, or above
+  /// INT_MAX), else n MPI_BYTEs.
+  void io_run(bool write, bool collective, MPI_Offset off, void *ptr, std::int64_t n,
+              const Datatype &type);
+
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
   /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
   /// makes max_pieces calls, empty ones where it has fewer pieces.
