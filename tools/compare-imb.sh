@@ -7,7 +7,8 @@
 # -sync off (the IMB 3.2 definitions pio implements); both with -msglen of $LENGTHS and
 # -npmin ranks; pio with the same lengths and its defaults, and for IMB-EXT's benchmarks with
 # modes one block per mode (IMB runs both). Output in $OUT (default ./compare-imb.out); the
-# median counts rows of at least $MIN_BYTES (MPI1 1024, EXT 65536). Needs only an IMB binary;
+# median counts rows of at least $MIN_BYTES (MPI1 1024, EXT 65536). $PIO_DIRECTIVE, if set, is
+# one more directive line in every pio block (e.g. "BufferAlignment page"). Needs only an IMB binary;
 # the tests never run this.
 set -eu
 imb=${1:?IMB-MPI1 or IMB-EXT binary}; pio=${2:?pio-harness binary}
@@ -47,6 +48,7 @@ conf="$out/pio.conf"
       extra=""
       [ "$k" = Reduce_scatter ] && extra="  ReduceScatter block\n"
       [ "$mode" != - ] && extra="  Mode $mode\n"
+      [ -n "${PIO_DIRECTIVE:-}" ] && extra="$extra  $PIO_DIRECTIVE\n"
       printf "<ap_module>\n  ModuleName %s\n  MsgLengths %s\n  NpMin %s\n$extra</ap_module>\n" \
         "$k" "$lengths" "$np"
     done

@@ -50,6 +50,7 @@ protected:
 private:
   Mode mode_;
   bool has_modes_;
+  bool zero_sections_ = false; ///< Sections zero: every transfer at displacement 0 (IMB 2019+)
   std::int64_t slots_ = 1;
 };
 

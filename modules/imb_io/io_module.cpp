@@ -32,7 +32,7 @@ std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
     else if (s.name == "OverallVolume")
       s.default_value = "16M";
     else if (s.name == "WarmUp" || s.name == "OffCache" || s.name == "CacheLineSize" ||
-             s.name == "RootShift" || s.name == "ReduceScatter")
+             s.name == "RootShift" || s.name == "ReduceScatter" || s.name == "BufferAlignment")
       continue;
     d.push_back(std::move(s));
   }

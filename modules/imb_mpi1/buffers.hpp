@@ -17,12 +17,18 @@ std::uint8_t byte_of(int rank, std::int64_t offset);
 /// Small whole numbers, so MPI_SUM over any number of ranks is exact.
 float float_of(int rank, std::int64_t index);
 
+/// Where a region starts in memory.
+enum class Placement {
+  Malloc, ///< MPI_Alloc_mem, as IMB allocates its buffers (IMB_v_alloc), wherever malloc puts it
+  Page    ///< on a page boundary
+};
+
 /// One buffer of `length` bytes per message, laid out for `layout`.
 class Region {
 public:
   Region() = default;
   /// Allocates and zeroes the region.
-  Region(std::int64_t length, CacheLayout layout);
+  Region(std::int64_t length, CacheLayout layout, Placement placement = Placement::Malloc);
   /// The message position used by operation i.
   char *at(std::int64_t i) {
     return data_.get() + (layout_.slots > 1 ? (i % layout_.slots) * layout_.stride : 0);
@@ -40,9 +46,12 @@ private:
   std::int64_t length_ = 0;
   CacheLayout layout_;
   struct Free {
-    void operator()(char *p) const { std::free(p); }
+    Free() : mpi(true) {}
+    explicit Free(bool from_mpi) : mpi(from_mpi) {}
+    void operator()(char *p) const;
+    bool mpi; ///< from MPI_Alloc_mem, else from aligned_alloc
   };
-  std::unique_ptr<char[], Free> data_; ///< page-aligned, as IMB's buffers of the largest size are
+  std::unique_ptr<char[], Free> data_;
 };
 
 /// The send and receive buffers of one test on one rank.

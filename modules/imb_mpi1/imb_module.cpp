@@ -79,6 +79,8 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
       if (cfg_.cache_size > 0)
         s.params["off_cache"] =
             std::to_string(cfg_.cache_size) + "," + std::to_string(cfg_.cache_line);
+      if (cfg_.page_buffers)
+        s.params["buffer_alignment"] = "page";
       tests.push_back(std::move(s));
     }
   }
@@ -116,8 +118,9 @@ void ImbModule::describe_test(pio::TestContext &test) {
   // Separate send and receive buffers (§5.2.5), cycled under -off_cache (§5.1.2.4).
   const Lengths len = kernel_->lengths(op_.x, op_.np);
   const std::int64_t n = comm.ops_per_unit;
-  buf_.send = Region(len.send, cache_layout(len.send, cfg_.cache_size, cfg_.cache_line, n));
-  buf_.recv = Region(len.recv, cache_layout(len.recv, cfg_.cache_size, cfg_.cache_line, n));
+  const Placement at = cfg_.page_buffers ? Placement::Page : Placement::Malloc;
+  buf_.send = Region(len.send, cache_layout(len.send, cfg_.cache_size, cfg_.cache_line, n), at);
+  buf_.recv = Region(len.recv, cache_layout(len.recv, cfg_.cache_size, cfg_.cache_line, n), at);
   buf_.send.fill(op_.rank, t.reduction);
   op_.buf = &buf_;
   op_.n_max = n;

@@ -58,6 +58,11 @@ std::vector<DirectiveSpec> directives() {
                     "split",
                     "split: L results shared out (§3.3.4.2); block: L per rank (IMB 2019+)",
                     {"split", "block"}},
+      DirectiveSpec{"BufferAlignment",
+                    DirectiveType::Text,
+                    "malloc",
+                    "where message buffers start: malloc (MPI_Alloc_mem, as IMB) or page",
+                    {"malloc", "page"}},
       DirectiveSpec{"MbytesUnit",
                     DirectiveType::Text,
                     "MiB",
@@ -124,6 +129,8 @@ Config read_config(const pio::Settings &s) {
     c.root_shift = s.flag("RootShift");
   if (s.has("ReduceScatter"))
     c.split_scatter = s.text("ReduceScatter") == "split";
+  if (s.has("BufferAlignment"))
+    c.page_buffers = s.text("BufferAlignment") == "page";
   if (s.has("MbytesUnit"))
     c.mbytes_unit = s.text("MbytesUnit");
   return c;

@@ -28,6 +28,7 @@ struct Config {
   std::int64_t cache_line = 64;        ///< -off_cache line size
   bool root_shift = true;              ///< rotate roots i % np (§3.3.4)
   bool split_scatter = true;           ///< Reduce_scatter splits L (§3.3.4.2)
+  bool page_buffers = false;           ///< page-aligned buffers instead of MPI_Alloc_mem's
   std::string mbytes_unit = "MiB";     ///< Mbytes/sec as 2^20 (guide) or 10^6 (IMB 2019+) B/s
 };
 

@@ -23,14 +23,14 @@ int active(const Kernel &k) { return k.traits().kind == Kind::Single ? 2 : pio::
 /// transfer's data stays visible. Returns the verdict on every rank.
 template <class F>
 bool after_sample(OneSided &kernel, const std::string &mode, std::int64_t x, std::int64_t n,
-                  F check_fn) {
+                  F check_fn, const std::string &sections = "disjoint") {
   const int me = pio::test::rank(), np = active(kernel);
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, me < np ? 0 : MPI_UNDEFINED, me, &comm);
   bool ok = true;
   if (comm != MPI_COMM_NULL) {
     Config cfg;
-    kernel.configure(pio::Settings({{"Mode", {mode}}}), cfg);
+    kernel.configure(pio::Settings({{"Mode", {mode}}, {"Sections", {sections}}}), cfg);
     Buffers buf;
     const CacheLayout layout{x + 64, n};
     buf.send = Region(x, layout);
@@ -112,6 +112,34 @@ TEST_CASE("gets return the target's data from section i for transfer i when aggr
         return true;
       })));
     }
+}
+
+TEST_CASE("Sections zero: every aggregated transfer at displacement 0, as IMB 2019+ places them",
+          "[imb_ext]") {
+  if (pio::test::size() < 2)
+    return;
+  const std::int64_t n = 4, x = 300;
+  auto get = make_unidir_get();
+  REQUIRE(all_ranks(after_sample(
+      *get, "aggregate", x, n,
+      [&](const Op &op, OneSided &ks) {
+        if (static_cast<std::int64_t>(ks.window_memory().size()) != x ||
+            ks.params().at("sections") != "zero")
+          return false;
+        for (std::int64_t i = 0; op.rank == 1 && i < n; ++i)
+          if (!same_bytes(op.buf->recv.at(i), 0, 0, x))
+            return false;
+        return true;
+      },
+      "zero")));
+  auto put = make_bidir_put();
+  REQUIRE(all_ranks(after_sample(
+      *put, "aggregate", x, n,
+      [&](const Op &op, OneSided &ks) {
+        return static_cast<std::int64_t>(ks.window_memory().size()) == x &&
+               same_bytes(ks.window_memory().data(), 1 - op.rank, 0, x);
+      },
+      "zero")));
 }
 
 TEST_CASE("Accumulate leaves the sum over the ranks in the root's window", "[imb_ext]") {

@@ -108,14 +108,15 @@ TEST_CASE("NpMin 1 runs on 1, 2, 4, ... ranks; Multi runs world / np groups", "[
   }));
 }
 
-TEST_CASE("OffCache and the run-time limit keep the data right and cut n_sample", "[imb]") {
+TEST_CASE("OffCache, the run-time limit and page-aligned buffers keep the data right", "[imb]") {
   pio::test::TempDir dir;
   // TimeLimit 1e-9 s: n_sample = 1 + secs / t_op = 1 for every length.
   const auto ran =
       pio::test::run_config(dir, "oc",
                             "TestFile " + dir.file("unused") + "\nVerify on\n" +
                                 block("imb_allgather", "OffCache 0.0625\nCacheLineSize 128\n") +
-                                block("imb_allgather", "TimeLimit 0.000000001\n"));
+                                block("imb_allgather", "TimeLimit 0.000000001\n") +
+                                block("imb_allgather", "BufferAlignment page\n"));
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &ag = ran.run.modules.at(0).tests.at(2);
@@ -125,6 +126,11 @@ TEST_CASE("OffCache and the run-time limit keep the data right and cut n_sample"
     const auto &big = ran.run.modules.at(1).tests.at(2);
     CHECK(big.comm->ops_per_unit == 1);
     CHECK(big.reps.at(0).op->t_max_us > 0);
-    return big.comm->ops_per_unit == 1;
+    // BufferAlignment page: verified like the others, and said in the parameters.
+    const auto &page = ran.run.modules.at(2).tests.at(2);
+    CHECK(!page.error);
+    CHECK(page.params.at("buffer_alignment") == "page");
+    CHECK(ran.run.modules.at(0).tests.at(2).params.count("buffer_alignment") == 0);
+    return big.comm->ops_per_unit == 1 && !page.error;
   }));
 }
