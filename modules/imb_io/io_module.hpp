@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "buffers.hpp"
 #include "cpu_exploit.hpp"
 #include "layout.hpp"
 #include "pio/module.hpp"
@@ -75,7 +76,7 @@ private:
   MPI_File fh_ = MPI_FILE_NULL;
   std::int64_t x_ = 0, n_ = 1;
   Portion portion_;
-  std::vector<char> buf_;
+  imb::Region buf_; ///< the transfer buffer, from MPI_Alloc_mem as IMB's (IMB_v_alloc)
   pio::Datatype view_;
   CpuExploit cpu_;
   double t_cpu_ = 0;
