@@ -168,7 +168,8 @@ void BeffIo::check_free_space(TestContext &test) const {
                     " bytes are free in the "
                     "directory of " +
                     test.file_path,
-                "free space there, or lower MaxFileSize (default 40% of the free space at the "
+                "free space there, or lower MaxFileSize (default 90% of the free space, on tmpfs "
+                "40%, at the "
                 "start); the files of the earlier pattern types are kept until their reads");
 }
 
@@ -460,7 +461,7 @@ std::vector<DirectiveSpec> directives() {
           .at_least(0),
       DirectiveSpec{"MaxFileSize", T::Size, "",
                     "cap on all pattern types' files together, shared by the patterns by U "
-                    "(default: 40% of the free space of the TestFile's directory)"},
+                    "(default: 90% of the free space of the TestFile's directory, on tmpfs 40%)"},
       DirectiveSpec{"TypeHints", T::Texts, "",
                     "MPI-IO hints per pattern type at open: TYPE:key=value ... (TYPE 0-4 or *)"},
       DirectiveSpec{"ChunkHints", T::Texts, "",

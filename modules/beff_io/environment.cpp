@@ -2,15 +2,23 @@
 #include "environment.hpp"
 
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
 
 #include "pio/mpi_handles.hpp"
+#include "plan.hpp"
 
 namespace pio::beff {
 namespace {
+
+/// The directory a file is (to be) created in.
+std::string directory_of(const std::string &path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
 
 /// Memory of this node in bytes (sysconf, else /proc/meminfo), 0 if unknown.
 std::int64_t detect_node_memory() {
@@ -111,28 +119,36 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
                     "file system)";
 }
 
-/// MaxFileSize: a safety cap on all pattern types' files together (tmpfs lives in memory);
-/// default 40 % of the free space of the TestFile's directory.
+/// Whether the directory of `path` keeps its files in memory (tmpfs, ramfs).
+bool memory_backed(const std::string &path) {
+  constexpr long kTmpfs = 0x01021994, kRamfs = 0x858458f6; // linux/magic.h
+  struct statfs st;
+  if (::statfs(directory_of(path).c_str(), &st) != 0)
+    return false;
+  return static_cast<long>(st.f_type) == kTmpfs || static_cast<long>(st.f_type) == kRamfs;
+}
+
+/// MaxFileSize: a safety cap on all pattern types' files together (default_max_file_size).
 void find_max_file_size(const ModuleContext &ctx, Environment &env) {
   if (ctx.settings.has("MaxFileSize")) {
     env.max_file_size = ctx.settings.size("MaxFileSize");
     return;
   }
-  std::int64_t avail = 0;
-  if (ctx.rank == 0)
+  std::int64_t avail = 0, in_memory = 0;
+  if (ctx.rank == 0) {
     avail = std::max<std::int64_t>(0, free_space_of(ctx.test_file));
+    in_memory = memory_backed(ctx.test_file) ? 1 : 0;
+  }
   MPI_Bcast(&avail, 1, MPI_INT64_T, 0, ctx.comm);
-  env.max_file_size = avail * 2 / 5;
+  MPI_Bcast(&in_memory, 1, MPI_INT64_T, 0, ctx.comm);
+  env.max_file_size = default_max_file_size(avail, in_memory != 0);
 }
 
 } // namespace
 
 std::int64_t free_space_of(const std::string &path) {
-  const auto slash = path.find_last_of('/');
-  const std::string dir =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   struct statvfs st;
-  if (::statvfs(dir.c_str(), &st) != 0)
+  if (::statvfs(directory_of(path).c_str(), &st) != 0)
     return -1;
   return static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
 }

@@ -19,7 +19,7 @@ struct Environment {
   std::map<int, int> processes_per_node; ///< partition -> its processes on its fullest node
   bool shared_pointers = true;           ///< type 1 uses shared file pointers
   std::string positioning;               ///< how type 1 positions, for the results
-  std::int64_t max_file_size = 0;        ///< MaxFileSize, or 40 % of the TestFile's free space
+  std::int64_t max_file_size = 0;        ///< MaxFileSize, or 90 % (tmpfs: 40 %) of the free space
 };
 
 /// Free bytes (for unprivileged users) in the directory of `path`; -1 if unknown.

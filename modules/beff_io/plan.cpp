@@ -97,6 +97,11 @@ std::int64_t unit_bytes_all(const Pattern &p, int procs) {
   return p.fill ? 0 : static_cast<std::int64_t>(procs) * p.L;
 }
 
+std::int64_t default_max_file_size(std::int64_t free_bytes, bool in_memory) {
+  const std::int64_t f = std::max<std::int64_t>(0, free_bytes);
+  return in_memory ? f / 5 * 2 : f / 10 * 9;
+}
+
 FileCap file_cap(const std::vector<Pattern> &selected, int procs, std::int64_t max_file_size) {
   FileCap cap;
   int sum_u = 0;
@@ -117,7 +122,8 @@ FileCap file_cap(const std::vector<Pattern> &selected, int procs, std::int64_t m
                     std::to_string(procs) +
                     " processes (all "
                     "pattern types' files exist together, from the write to the read)",
-                "raise MaxFileSize (default 40% of the free space), free space in the TestFile's "
+                "raise MaxFileSize (default 90% of the free space, on tmpfs 40%), free space in "
+                "the TestFile's "
                 "directory, or lower M_PART with MemoryPerNode");
   const std::int64_t extra = max_file_size - cap.minimum;
   for (const auto &p : selected)

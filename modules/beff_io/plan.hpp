@@ -75,6 +75,10 @@ struct FileCap {
 /// Bytes all `procs` ranks write with one unit of p (type 0: L each, else l; the fill pattern
 /// counts 0, its bytes are the segment's rounding, reserved by file_cap).
 std::int64_t unit_bytes_all(const Pattern &p, int procs);
+/// The default MaxFileSize for a directory with `free_bytes` free: 90 % of it on a disk (b_eff_io
+/// 2.1 has no cap; this only keeps the disk from filling), 40 % where files live in memory.
+std::int64_t default_max_file_size(std::int64_t free_bytes, bool in_memory);
+
 /// Shares `max_file_size` among the selected patterns: the U = 0 patterns' single unit, 1 MB per
 /// rank of rounding for each type 3/4 segment and one unit of every U > 0 pattern are reserved,
 /// the rest goes to the U > 0 patterns by U. Throws pio::Error (before any I/O) if

@@ -707,3 +707,10 @@ TEST_CASE("MaxFileSize: all files of a partition fit, every pattern gets at leas
   in.max_file_size = 64 * M;
   CHECK_THROWS_AS(beff::make_plan(in), pio::Error);
 }
+
+TEST_CASE("MaxFileSize by default: 90 % of a disk's free space, 40 % of a tmpfs's", "[beff][cap]") {
+  const std::int64_t free_bytes = std::int64_t(65) << 30;
+  CHECK(beff::default_max_file_size(free_bytes, false) == free_bytes / 10 * 9);
+  CHECK(beff::default_max_file_size(free_bytes, true) == free_bytes / 5 * 2);
+  CHECK(beff::default_max_file_size(-1, false) == 0); // free space unknown: 0, the plan's "no cap"
+}
