@@ -124,10 +124,9 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
 
 void IoModule::fill_file() {
   // As IMB_init_file prepares a file for input: one process writes the whole file from the
-  // start in pieces of 1 MiB (untimed, before the view is set: offsets in bytes). The
-  // page cache then holds the file as IMB's run finds it: pio's earlier per-transfer writes
-  // from every rank left ext4's cache in smaller pieces and its reads 1.1-1.3x slower than
-  // IMB's (docs/imb.md). Each byte is what transfer j of the rank whose portion holds it
+  // start in pieces of 1 MiB (untimed, before the view is set: offsets in bytes). Writing it
+  // per transfer from every rank, as pio did before, made the reads on ext4 1.1-1.3x slower
+  // than IMB's (docs/imb.md). Each byte is what transfer j of the rank whose portion holds it
   // finds there; a private file holds its own rank's portion n times.
   const bool priv = b_.pos == Positioning::Priv;
   const std::int64_t total = priv ? n_ * portion_.length : n_ * x_;
