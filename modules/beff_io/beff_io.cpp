@@ -168,9 +168,8 @@ void BeffIo::check_free_space(TestContext &test) const {
                     " bytes are free in the "
                     "directory of " +
                     test.file_path,
-                "free space there, or lower MaxFileSize (default 90% of the free space, on tmpfs "
-                "40%, at the "
-                "start); the files of the earlier pattern types are kept until their reads");
+                std::string("free space there, or lower MaxFileSize (") + kMaxFileSizeDefault +
+                    "); the files of the earlier pattern types are kept until their reads");
 }
 
 void BeffIo::plan_initial_write(TestContext &test) {
@@ -460,8 +459,9 @@ std::vector<DirectiveSpec> directives() {
                     "(tests)"}
           .at_least(0),
       DirectiveSpec{"MaxFileSize", T::Size, "",
-                    "cap on all pattern types' files together, shared by the patterns by U "
-                    "(default: 90% of the free space of the TestFile's directory, on tmpfs 40%)"},
+                    std::string("cap on all pattern types' files together, shared by the "
+                                "patterns by U (") +
+                        kMaxFileSizeDefault + ")"},
       DirectiveSpec{"TypeHints", T::Texts, "",
                     "MPI-IO hints per pattern type at open: TYPE:key=value ... (TYPE 0-4 or *)"},
       DirectiveSpec{"ChunkHints", T::Texts, "",

@@ -134,14 +134,13 @@ void find_max_file_size(const ModuleContext &ctx, Environment &env) {
     env.max_file_size = ctx.settings.size("MaxFileSize");
     return;
   }
-  std::int64_t avail = 0, in_memory = 0;
+  std::int64_t found[2] = {0, 0}; // free bytes, memory-backed
   if (ctx.rank == 0) {
-    avail = std::max<std::int64_t>(0, free_space_of(ctx.test_file));
-    in_memory = memory_backed(ctx.test_file) ? 1 : 0;
+    found[0] = free_space_of(ctx.test_file);
+    found[1] = memory_backed(ctx.test_file) ? 1 : 0;
   }
-  MPI_Bcast(&avail, 1, MPI_INT64_T, 0, ctx.comm);
-  MPI_Bcast(&in_memory, 1, MPI_INT64_T, 0, ctx.comm);
-  env.max_file_size = default_max_file_size(avail, in_memory != 0);
+  MPI_Bcast(found, 2, MPI_INT64_T, 0, ctx.comm);
+  env.max_file_size = default_max_file_size(found[0], found[1] != 0);
 }
 
 } // namespace

@@ -122,9 +122,9 @@ FileCap file_cap(const std::vector<Pattern> &selected, int procs, std::int64_t m
                     std::to_string(procs) +
                     " processes (all "
                     "pattern types' files exist together, from the write to the read)",
-                "raise MaxFileSize (default 90% of the free space, on tmpfs 40%), free space in "
-                "the TestFile's "
-                "directory, or lower M_PART with MemoryPerNode");
+                std::string("raise MaxFileSize (") + kMaxFileSizeDefault +
+                    "), free space in the TestFile's directory, or lower M_PART with "
+                    "MemoryPerNode");
   const std::int64_t extra = max_file_size - cap.minimum;
   for (const auto &p : selected)
     if (p.U > 0 && !p.fill) {

@@ -78,6 +78,9 @@ std::int64_t unit_bytes_all(const Pattern &p, int procs);
 /// The default MaxFileSize for a directory with `free_bytes` free: 90 % of it on a disk (b_eff_io
 /// 2.1 has no cap; this only keeps the disk from filling), 40 % where files live in memory.
 std::int64_t default_max_file_size(std::int64_t free_bytes, bool in_memory);
+/// That default in words, for the directive's help and the errors that name it.
+inline constexpr const char *kMaxFileSizeDefault =
+    "default 90% of the free space of the TestFile's directory at the start, 40% on tmpfs";
 
 /// Shares `max_file_size` among the selected patterns: the U = 0 patterns' single unit, 1 MB per
 /// rank of rounding for each type 3/4 segment and one unit of every U > 0 pattern are reserved,

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include <boost/align/aligned_alloc.hpp>
 #include <mpi.h>
 
 #include "pio/mpi_handles.hpp"
@@ -29,8 +30,7 @@ Region::Region(std::int64_t length, CacheLayout layout, Placement placement)
     // against 14 us with page-aligned buffers (docs/imb.md).
     pio::mpi_check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &p), "MPI_Alloc_mem");
   } else {
-    constexpr size_t page = 4096;
-    p = static_cast<char *>(std::aligned_alloc(page, (bytes + page - 1) / page * page));
+    p = static_cast<char *>(boost::alignment::aligned_alloc(4096, bytes));
   }
   if (!p)
     throw std::bad_alloc();
@@ -42,7 +42,7 @@ void Region::Free::operator()(char *p) const {
   if (mpi)
     MPI_Free_mem(p);
   else
-    std::free(p);
+    boost::alignment::aligned_free(p);
 }
 
 void Region::fill(int rank, bool floats) {

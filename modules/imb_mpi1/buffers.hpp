@@ -49,7 +49,7 @@ private:
     Free() : mpi(true) {}
     explicit Free(bool from_mpi) : mpi(from_mpi) {}
     void operator()(char *p) const;
-    bool mpi; ///< from MPI_Alloc_mem, else from aligned_alloc
+    bool mpi; ///< from MPI_Alloc_mem, else from Boost.Align's aligned_alloc
   };
   std::unique_ptr<char[], Free> data_;
 };
