@@ -3,11 +3,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "config.hpp"
-#include "directive_docs.hpp"
+#include "config/config.hpp"
+#include "config/directive_docs.hpp"
 #include "pio/version.hpp"
-#include "process_guard.hpp"
-#include "run.hpp"
+#include "guard/process_guard.hpp"
+#include "run/run.hpp"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

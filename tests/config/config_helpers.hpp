@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "mpi_test.hpp"
 
 namespace pio::test {

@@ -2,7 +2,8 @@
 // naming file, line, the directive and what is accepted.
 #include <catch2/catch.hpp>
 
-#include "config.hpp"
+#include "config/config.hpp"
+#include "plan/module_directives.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
 

@@ -5,7 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.hpp"
+#include "config/config.hpp"
+#include "plan/module_directives.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
 

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "directive_docs.hpp"
+#include "config/directive_docs.hpp"
 #include "mpi_test.hpp"
-#include "run.hpp"
+#include "run/run.hpp"
 
 using Catch::Matchers::Contains;
 

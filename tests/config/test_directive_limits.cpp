@@ -2,10 +2,11 @@
 // with file:line for the harness's own directives and for module directives alike.
 #include <catch2/catch.hpp>
 
-#include "config.hpp"
-#include "directive_check.hpp"
-#include "harness_directives.hpp"
-#include "loader.hpp"
+#include "config/config.hpp"
+#include "plan/module_directives.hpp"
+#include "config/directive_check.hpp"
+#include "config/harness_directives.hpp"
+#include "load/catalog.hpp"
 #include "mpi_test.hpp"
 
 using Catch::Matchers::Contains;

@@ -2,10 +2,12 @@
 // carries, and every error with file:line before any module is loaded.
 #include <catch2/catch.hpp>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
-#include "sweep.hpp"
+#include "config/process_counts.hpp"
+#include "config/sweep.hpp"
+#include "config/values.hpp"
 
 using Catch::Matchers::Contains;
 using pio::harness::ConfigError;

@@ -10,7 +10,7 @@
 #include <regex>
 
 #include "mpi_test.hpp"
-#include "owner_record.hpp"
+#include "guard/owner_record.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "loader.hpp"
+#include "load/catalog.hpp"
 #include "mpi_test.hpp"
 #include "pio/version.hpp"
 

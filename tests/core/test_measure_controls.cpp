@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "mpi_test.hpp"
-#include "unit_loop.hpp"
+#include "run/unit_loop.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;

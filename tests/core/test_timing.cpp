@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpi_test.hpp"
-#include "unit_loop.hpp"
+#include "run/unit_loop.hpp"
 
 using pio::test::all_ranks;
 

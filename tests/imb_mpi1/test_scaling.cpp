@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "imb_module.hpp"
-#include "imb_reporter.hpp"
-#include "measure.hpp"
+#include "report/imb_reporter.hpp"
+#include "run/measure.hpp"
 
 using namespace imb;
 

@@ -16,9 +16,9 @@
 #include <set>
 #include <sstream>
 
-#include "loader.hpp"
-#include "manifest.hpp"
-#include "module_plan.hpp"
+#include "load/catalog.hpp"
+#include "load/manifest.hpp"
+#include "plan/module_plan.hpp"
 #include "mpi_test.hpp"
 #include "pio/version.hpp"
 

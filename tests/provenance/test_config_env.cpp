@@ -6,9 +6,9 @@
 #include <map>
 #include <optional>
 
-#include "config.hpp"
+#include "config/config.hpp"
 #include "mpi_test.hpp"
-#include "provenance.hpp"
+#include "report/provenance.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "progress_reporter.hpp"
+#include "report/progress_reporter.hpp"
 
 namespace {
 
@@ -46,7 +46,6 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
       out, [&] { return now; }, 1.0);
   ModuleResult &block = f.run.modules.back();
   p.run_started(f.run);
-  CHECK(harness::unit_listener() == &p);
   p.block_started(f.run, block, 0, 2);
   block.tests_planned = 2; // known once init_module returned
   TestContext tc(f.mctx, f.spec);
@@ -54,7 +53,7 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
   // 40 units at 0.1 s each: lines at 1.0, 2.0, 3.0 and 4.0 (the one at 0 said "started").
   for (int k = 1; k <= 40; ++k) {
     now = k / 10.0;
-    harness::notify_unit_done(tc, 0, k, std::int64_t(k) << 20, k / 20.0);
+    p.unit_done(tc, 0, k, std::int64_t(k) << 20, k / 20.0);
   }
   TestResult t;
   t.label = "t0";
@@ -66,7 +65,6 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
   now = 4.6; // a block's final line is always printed
   p.block_finished(f.run, block);
   p.run_finished(f.run);
-  CHECK(harness::unit_listener() == nullptr);
 
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 6);
@@ -99,7 +97,7 @@ TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
   tc.size = 2;
   tc.groups = 2;
   now = 2;
-  harness::notify_unit_done(tc, 0, 7, 3 << 20, 1.0);
+  p.unit_done(tc, 0, 7, 3 << 20, 1.0);
   TestResult t;
   t.label = "t0";
   t.error = ErrorRecord{1, "boom"};

@@ -1,6 +1,6 @@
 #include "sample_run.hpp"
 
-#include "stats.hpp"
+#include "run/stats.hpp"
 
 namespace pio::test {
 

@@ -3,7 +3,7 @@
 /// reporter in the order the runner calls it.
 
 #include "pio/results.hpp"
-#include "reporter.hpp"
+#include "report/reporter.hpp"
 
 namespace pio::test {
 

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "approval.hpp"
-#include "imb_reporter.hpp"
+#include "report/imb_reporter.hpp"
 #include "imb_samples.hpp"
 #include "sample_run.hpp"
 

@@ -10,11 +10,11 @@
 #include <catch2/catch.hpp>
 
 #include "approval.hpp"
-#include "console_report.hpp"
-#include "csv_reporter.hpp"
-#include "imb_reporter.hpp"
+#include "report/console_reporter.hpp"
+#include "report/csv_reporter.hpp"
+#include "report/imb_reporter.hpp"
 #include "pio/error.hpp"
-#include "save_schedule.hpp"
+#include "report/save_schedule.hpp"
 #include "sample_run.hpp"
 
 using namespace pio;

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "report/json_reporter.hpp"
+
 namespace pio::test {
 
 int rank() {
@@ -97,6 +99,22 @@ Ran run_config(const TempDir &dir, const std::string &name, const std::string &c
   return run_config_with(dir, name, config_text, opt);
 }
 
+namespace {
+
+/// The test's own reporter (RunOptions::reporters): renders the finished run as the results
+/// document, so tests read the JSON a run writes without the runner producing any.
+class DocumentReporter : public harness::Reporter {
+public:
+  void run_finished(const RunResult &run) override {
+    document = harness::to_json(run);
+    finished = true;
+  }
+  nlohmann::json document;
+  bool finished = false;
+};
+
+} // namespace
+
 Ran run_config_with(const TempDir &dir, const std::string &name, const std::string &config_text,
                     harness::RunOptions opt) {
   const std::string conf = dir.file(name + ".conf");
@@ -109,9 +127,19 @@ Ran run_config_with(const TempDir &dir, const std::string &name, const std::stri
     opt.results_path = dir.file(name + ".json");
   opt.out = &out;
   opt.err = &err;
+  DocumentReporter document;
+  opt.reporters.push_back(&document);
   auto outcome = harness::run(opt, MPI_COMM_WORLD);
-  MPI_Barrier(MPI_COMM_WORLD);
-  return Ran{outcome.exit_code, outcome.results, std::move(outcome.run), out.str(), err.str()};
+  // As a results file: the document on rank 0 once the run started, the exit code elsewhere,
+  // nothing at all when the run stopped before any I/O.
+  int finished = document.finished ? 1 : 0;
+  MPI_Bcast(&finished, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  nlohmann::json results;
+  if (finished)
+    results = rank == 0 ? document.document : nlohmann::json{{"exit_code", outcome.exit_code}};
+  return Ran{outcome.exit_code, std::move(results), std::move(outcome.run), out.str(), err.str()};
 }
 
 } // namespace pio::test

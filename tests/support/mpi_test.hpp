@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run.hpp"
+#include "run/run.hpp"
 
 namespace pio::test {
 

@@ -1,0 +1,89 @@
+#pragma once
+/// The parsed site config (thesis §3.2.3, Tables 3.1-3.3) as data: directive lines, the global
+/// directives, the module blocks.
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/config_source.hpp"
+
+namespace pio::harness {
+
+/// One directive line as written: name, argument words, where.
+struct DirectiveLine {
+  std::string name;              ///< as written
+  std::vector<std::string> args; ///< argument words (quotes removed)
+  std::string file;              ///< file it came from (Include'd files keep their own name)
+  int line = 0;                  ///< line in that file
+};
+
+/// Global directives (Table 3.1 and our extensions). The defaults here are the ones declared in
+/// the harness directives table (harness_directives.cpp); a test keeps the two in step.
+struct GlobalConfig {
+  std::string test_file = "pio-bench.testfile";  ///< TestFile
+  bool show_averages = false;                    ///< ShowAverages
+  bool report_open_time = false;                 ///< ReportOpenTime
+  bool report_close_time = false;                ///< ReportCloseTime
+  bool report_header_offset = false;             ///< ReportHeaderOffset
+  bool sync_writes = false;                      ///< SyncWrites
+  std::vector<std::string> module_paths;         ///< ModulePath dir... (repeatable)
+  std::string results_file = "pio-results.json"; ///< ResultsFile (-r overrides)
+  std::string csv_file;                          ///< CsvFile: one row per repetition ("" = no CSV)
+  bool verify = false;                           ///< Verify (default for blocks)
+  bool collective = false;                       ///< Collective (default for blocks)
+  bool file_view = true;                         ///< FileView (default for blocks)
+  bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
+  bool keep_files = false; ///< KeepFiles: do not delete test files
+  /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
+  /// watchdog's automatic default, see watchdog.hpp)
+  double step_timeout = -1;
+  std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
+};
+
+/// One <ap_module> ... </ap_module> block.
+struct ModuleBlock {
+  std::string file; ///< where the block opens
+  int line = 0;
+  std::string module_name;      ///< ModuleName (required)
+  std::string module_name_file; ///< where ModuleName is written (an Included file keeps its name)
+  int module_name_line = 0;
+  long reps = 1;                                ///< ModuleReps (1 to 1e6)
+  double settle_time = 0;                       ///< ModuleSettleTime seconds (0 to 86400)
+  std::string timing_scope = "unit";            ///< TimingScope: unit or phase (docs/timing.md)
+  double stone_wall = 0;                        ///< StoneWall seconds per phase (0 = off)
+  std::string test_file;                        ///< TestFile override ("" = global)
+  bool verify = false;                          ///< Verify (global default if absent)
+  bool collective = false;                      ///< Collective (global default if absent)
+  bool file_view = true;                        ///< FileView (global default if absent)
+  bool sync_writes = false;                     ///< SyncWrites (global default if absent)
+  std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
+  std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
+  std::string label;                            ///< Label ("" = derived, see block_label.hpp)
+  std::string label_file;                       ///< where Label is written
+  int label_line = 0;                           ///< where Label is written
+  /// Processes (or Sweep Processes) as written: the counts of ranks the block runs on (name
+  /// empty: none; the block runs on every rank of the run).
+  DirectiveLine processes_line;
+  /// The ranks this block runs on, the first `processes` of the run (0 = all of them); set per
+  /// expanded block by expand_processes (sweep.hpp).
+  int processes = 0;
+  std::vector<DirectiveLine> sweeps; ///< Sweep lines (args: name, values), before expand_sweeps
+  /// After expand_sweeps: this block's swept settings (name as shown, value as written).
+  std::vector<std::pair<std::string, std::string>> swept;
+};
+
+/// The whole config.
+struct Config {
+  std::string path; ///< main config file
+  std::string text; ///< its text, as read (for the results document)
+  std::vector<ConfigSource> sources; ///< every file read (main first), with its ${VAR}s
+  GlobalConfig global;
+  std::vector<ModuleBlock> modules; ///< in file order
+  /// Notes for the console (rank 0) from expanding the config for a run's size: Processes
+  /// counts larger than the run, skipped (expand_processes).
+  std::vector<std::string> notes;
+};
+
+} // namespace pio::harness

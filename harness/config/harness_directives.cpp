@@ -1,0 +1,328 @@
+// The harness directives table (thesis §3.2.3, Tables 3.1 and 3.2, plus our extensions).
+// Values reach the setters already checked against the spec (check_directive), so the setters
+// only convert and store.
+#include "config/harness_directives.hpp"
+
+#include "config/process_counts.hpp"
+#include "config/directive_check.hpp"
+#include "config/values.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "config/text.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+using Words = std::vector<std::string>;
+using T = DirectiveType;
+
+/// Hint takes exactly a key and a value (a DirectiveSpec cannot say "exactly two").
+void add_hint(std::map<std::string, std::string> &into, const Words &w) {
+  if (w.size() != 2)
+    throw Error("Hint takes a key and a value, got " + std::to_string(w.size()) + " word" +
+                    (w.size() == 1 ? "" : "s"),
+                "write: Hint <key> <value>, e.g. Hint cb_buffer_size 16777216");
+  into[w[0]] = hint_value(w[1]); // sizes as bytes: Hint cb_buffer_size 16M
+}
+
+/// Processes, or Sweep Processes: checked, kept as written until the run's size is known.
+void set_processes(BlockDraft &b, const Words &w, const std::string &file, int line) {
+  check_process_counts(w);
+  const DirectiveLine &prev = b.block.processes_line;
+  if (!prev.name.empty())
+    throw Error("Processes is given twice in this block (also at " + prev.file + ":" +
+                    std::to_string(prev.line) + ")",
+                "write all the counts on one line, e.g. Processes 1 2 4 all");
+  b.block.processes_line = DirectiveLine{"Processes", w, file, line};
+}
+
+/// Stores an on/off value in a GlobalConfig field.
+template <bool GlobalConfig::*field> void global_flag(GlobalConfig &g, const Words &w) {
+  g.*field = parse_flag(w[0]);
+}
+
+/// Stores an on/off value in a block field that defaults to the global one.
+template <std::optional<bool> BlockDraft::*field>
+void block_flag(BlockDraft &b, const Words &w, const std::string &, int) {
+  b.*field = parse_flag(w[0]);
+}
+
+const char *const kT31 = "thesis Table 3.1";
+const char *const kT32 = "thesis Table 3.2";
+const char *const kExt = "extension";
+
+std::vector<HarnessDirective> make_table() {
+  using S = DirectiveScope;
+  std::vector<HarnessDirective> t;
+  t.push_back(
+      {{"TestFile", T::Text, "pio-bench.testfile",
+        "the file under test (PATH.RANK for file-per-process tests); in a block, that "
+        "block's file"},
+       S::Both,
+       kT31,
+       "<path>",
+       [](GlobalConfig &g, const Words &w) { g.test_file = w[0]; },
+       [](BlockDraft &b, const Words &w, const std::string &, int) { b.block.test_file = w[0]; }});
+  t.push_back({{"ShowAverages", T::Flag, "off",
+                "one row per test with the spread over repetitions instead of one row per "
+                "repetition"},
+               S::Global,
+               kT31,
+               "",
+               global_flag<&GlobalConfig::show_averages>});
+  t.push_back(
+      {{"ReportOpenTime", T::Flag, "off", "show the open time column (always in the results)"},
+       S::Global,
+       kT31,
+       "",
+       global_flag<&GlobalConfig::report_open_time>});
+  t.push_back(
+      {{"ReportCloseTime", T::Flag, "off", "show the close time column (always in the results)"},
+       S::Global,
+       kT31,
+       "",
+       global_flag<&GlobalConfig::report_close_time>});
+  t.push_back({{"ReportHeaderOffset", T::Flag, "off", "show the header offset column"},
+               S::Global,
+               kT31,
+               "",
+               global_flag<&GlobalConfig::report_header_offset>});
+  t.push_back(
+      {{"SyncWrites", T::Flag, "off", "flush (MPI_File_sync) every write inside the timed unit"},
+       S::Both,
+       kT31,
+       "",
+       global_flag<&GlobalConfig::sync_writes>,
+       block_flag<&BlockDraft::sync_writes>});
+  t.push_back({{"ModulePath", T::Texts, "",
+                "directories to search for module .so files (repeatable; relative to the config "
+                "file); searched after -M, before $PIO_MODULE_PATH and the install directory"},
+               S::Global,
+               kExt,
+               "<dir>...",
+               [](GlobalConfig &g, const Words &w) {
+                 g.module_paths.insert(g.module_paths.end(), w.begin(), w.end());
+               }});
+  t.push_back(
+      {{"ResultsFile", T::Text, "pio-results.json", "the JSON results document (-r overrides)"},
+       S::Global,
+       kExt,
+       "<path>",
+       [](GlobalConfig &g, const Words &w) { g.results_file = w[0]; }});
+  t.push_back({{"CsvFile", T::Text, "",
+                "a CSV file with one row per repetition, every parameter a column (none: no CSV)"},
+               S::Global,
+               kExt,
+               "<path>",
+               [](GlobalConfig &g, const Words &w) { g.csv_file = w[0]; }});
+  t.push_back({{"Verify", T::Flag, "off",
+                "stamp written data (rank, offset) and check it after writes and on reads, "
+                "untimed"},
+               S::Both,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::verify>,
+               block_flag<&BlockDraft::verify>});
+  t.push_back({{"Collective", T::Flag, "off", "collective MPI-IO calls (the _all variants)"},
+               S::Both,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::collective>,
+               block_flag<&BlockDraft::collective>});
+  t.push_back({{"FileView", T::Flag, "on",
+                "describe accesses with an MPI file view (off: one explicit-offset call per "
+                "contiguous piece)"},
+               S::Both,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::file_view>,
+               block_flag<&BlockDraft::file_view>});
+  t.push_back({{"Overwrite", T::Flag, "off",
+                "allow an existing TestFile to be written (it is never deleted) and an existing "
+                "results file to be replaced"},
+               S::Global,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::overwrite>});
+  t.push_back({{"KeepFiles", T::Flag, "off", "keep the test files this run created"},
+               S::Global,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::keep_files>});
+  t.push_back({DirectiveSpec{"StepTimeout", T::Real, "",
+                             "seconds a rank may go without progress before it says where it is "
+                             "stuck and exits, so that mpiexec ends the run instead of hanging; "
+                             "not set: 600 s, raised to 10 times the slowest step seen so far; "
+                             "0 = off"}
+                   .between(0, 86400),
+               S::Global, kExt, "<seconds>",
+               [](GlobalConfig &g, const Words &w) { g.step_timeout = parse_real(w[0]); }});
+  t.push_back(
+      {{"Hint", T::Texts, "",
+        "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
+        "passed in bytes; recorded with the hints in effect after open)"},
+       S::Both,
+       kExt,
+       "<key> <value>",
+       [](GlobalConfig &g, const Words &w) { add_hint(g.hints, w); },
+       [](BlockDraft &b, const Words &w, const std::string &, int) { add_hint(b.hints, w); }});
+  t.push_back({{"Include", T::Text, "",
+                "read another config file here (relative to the including file's directory)"},
+               S::Global,
+               kExt,
+               "<file>"}); // read by Dotconf itself
+  t.push_back({{"ModuleName", T::Text, "",
+                "the module's name or title (required); \"Title (mode)\" also sets its Mode"},
+               S::Block,
+               kT32,
+               "<name>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 b.block.module_name = w[0];
+                 b.block.module_name_file = file;
+                 b.block.module_name_line = line;
+               }});
+  t.push_back(
+      {DirectiveSpec{"ModuleReps", T::Integer, "1", "repetitions of every test"}.between(1, 1e6),
+       S::Block, kT32, "<n>", nullptr, [](BlockDraft &b, const Words &w, const std::string &, int) {
+         b.block.reps = static_cast<long>(parse_integer(w[0]));
+       }});
+  t.push_back(
+      {DirectiveSpec{"ModuleSettleTime", T::Real, "0", "seconds to wait after the block's tests"}
+           .between(0, 86400),
+       S::Block, kT32, "<seconds>", nullptr,
+       [](BlockDraft &b, const Words &w, const std::string &, int) {
+         b.block.settle_time = parse_real(w[0]);
+       }});
+  t.push_back({{"TimingScope",
+                T::Text,
+                "unit",
+                "what the barriers bracket: unit = B1 and B2 around every work unit (thesis "
+                "§3.2.1); phase = one B1 before the first unit and one B2 after the last, as IOR "
+                "and IMB time (docs/timing.md)",
+                {"unit", "phase"}},
+               S::Block,
+               kExt,
+               "<scope>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.timing_scope = lower(w[0]);
+               }});
+  t.push_back({DirectiveSpec{"StoneWall", T::Real, "0",
+                             "stonewalling: every count-driven phase of the block runs work units "
+                             "until this many seconds (at most its declared units), all ranks "
+                             "stopping on rank 0's decision; 0 = off (docs/timing.md)"}
+                   .between(0, 86400),
+               S::Block, kExt, "<seconds>", nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.stone_wall = parse_real(w[0]);
+               }});
+  t.push_back({{"Label", T::Text, "",
+                "the block's name in the results and on the console (unique in a run); without "
+                "it: the module, its mode and the settings that tell the block apart"},
+               S::Block,
+               kExt,
+               "<text>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 b.block.label = w[0];
+                 b.block.label_file = file;
+                 b.block.label_line = line;
+               }});
+  t.push_back({{"Processes", T::Texts, "",
+                "run the block (every test, init to cleanup) on the first n ranks of the run, the "
+                "others idle; several counts run it once per count (as Sweep Processes); all = "
+                "every rank; a doubling range 1..all is 1, 2, 4 ... and all; counts above the "
+                "run's size are skipped with a note"},
+               S::Block,
+               kExt,
+               "<n|all>...",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 set_processes(b, w, file, line);
+               }});
+  t.push_back({{"Sweep", T::Texts, "",
+                "run the block once per value (repeatable: every combination); <name> is a "
+                "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
+                "StoneWall, Processes or Hint:<key>; sizes also as a doubling range 4K..16M"},
+               S::Block,
+               kExt,
+               "<name> <value>...",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 check_sweep(w);
+                 if (lower(w[0]) == "processes") // the rank counts: expanded for the run's size
+                   return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
+                 b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
+               }});
+  return t;
+}
+
+} // namespace
+
+const std::vector<HarnessDirective> &harness_directives() {
+  static const std::vector<HarnessDirective> table = make_table();
+  return table;
+}
+
+const HarnessDirective *find_harness_directive(const std::string &name) {
+  const std::string n = lower(name);
+  for (const auto &d : harness_directives())
+    if (lower(d.spec.name) == n)
+      return &d;
+  return nullptr;
+}
+
+bool allowed_in_block(DirectiveScope scope) { return scope != DirectiveScope::Global; }
+
+std::string harness_directive_names(bool in_block) {
+  std::string out;
+  auto add = [&](DirectiveScope scope) {
+    for (const auto &d : harness_directives())
+      if (d.scope == scope)
+        out += (out.empty() ? "" : ", ") + d.spec.name;
+  };
+  if (in_block) {
+    add(DirectiveScope::Block);
+    add(DirectiveScope::Both);
+  } else {
+    for (const auto &d : harness_directives())
+      if (d.scope != DirectiveScope::Block)
+        out += (out.empty() ? "" : ", ") + d.spec.name;
+  }
+  return out;
+}
+
+void check_sweep(const std::vector<std::string> &words) {
+  if (words.empty())
+    throw Error("Sweep without a directive name", kSweepHint);
+  const std::string &name = words[0];
+  // Dotconf passes at most 16 words and leaves the rest of the line in the 16th.
+  if (words.size() >= 16)
+    throw Error("Sweep takes at most 14 values on one line",
+                "use a size range (4K..16M) or fewer values");
+  if (lower(name) == "processes") {
+    if (words.size() == 1)
+      throw Error("Sweep without values", kSweepHint);
+    return check_process_counts(std::vector<std::string>(words.begin() + 1, words.end()));
+  }
+  const auto values = sweep_values(std::vector<std::string>(words.begin() + 1, words.end()));
+  std::string key;
+  if (hint_target(name, key)) {
+    if (key.empty())
+      throw Error("Sweep Hint: without a hint key", kSweepHint);
+    return;
+  }
+  const HarnessDirective *d = find_harness_directive(name);
+  if (!d)
+    return; // a module directive: checked with the module's spec
+  if (!sweepable_flag(name))
+    throw Error(d->spec.name + " cannot be swept", kSweepHint);
+  for (const auto &v : values)
+    check_directive(d->spec, {v});
+}
+
+} // namespace pio::harness

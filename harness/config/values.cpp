@@ -1,0 +1,86 @@
+// Value words of the config (values.hpp): hint values, sweep values and size ranges, sweep targets.
+#include "config/values.hpp"
+
+#include <cctype>
+#include <cstdint>
+
+#include "config/text.hpp"
+#include "pio/directive.hpp"
+#include "pio/error.hpp"
+
+namespace pio::harness {
+
+const char *const kSweepHint =
+    "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
+    "StoneWall, Processes or Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, Sweep "
+    "Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Processes 1 2 4";
+
+namespace {
+
+/// 4K..16M -> 4K 8K ... 16M; throws Error.
+std::vector<std::string> size_range(const std::string &word, size_t dots) {
+  const std::string hint = "write a range of sizes as <from>..<to>, e.g. 4K..16M (doubling)";
+  std::int64_t from = 0, to = 0;
+  try {
+    from = parse_size(word.substr(0, dots));
+    to = parse_size(word.substr(dots + 2));
+  } catch (const Error &e) {
+    throw Error("range '" + word + "': " + e.what(), hint);
+  }
+  if (from <= 0 || to < from)
+    throw Error("range '" + word + "' is empty or starts at 0", hint);
+  std::vector<std::string> out;
+  for (std::int64_t v = from; v <= to; v *= 2) {
+    out.push_back(format_size(v));
+    if (v > to / 2)
+      break;
+  }
+  return out;
+}
+
+} // namespace
+
+/// True for "Hint:<key>" (any case), setting key.
+bool hint_target(const std::string &name, std::string &key) {
+  if (lower(name.substr(0, 5)) != "hint:")
+    return false;
+  key = name.substr(5);
+  return true;
+}
+
+/// The harness block flags a Sweep may vary.
+bool sweepable_flag(const std::string &name) {
+  for (const char *f :
+       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall"})
+    if (lower(name) == f)
+      return true;
+  return false;
+}
+
+std::string hint_value(const std::string &value) {
+  if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])))
+    return value;
+  try {
+    return std::to_string(parse_size(value));
+  } catch (const Error &) {
+    return value; // not a size: a hint value the MPI library judges
+  }
+}
+
+std::vector<std::string> sweep_values(const std::vector<std::string> &words) {
+  std::vector<std::string> out;
+  for (const auto &w : words) {
+    const auto dots = w.find("..");
+    if (dots == std::string::npos) {
+      out.push_back(w);
+      continue;
+    }
+    const auto range = size_range(w, dots);
+    out.insert(out.end(), range.begin(), range.end());
+  }
+  if (out.empty())
+    throw Error("Sweep without values", kSweepHint);
+  return out;
+}
+
+} // namespace pio::harness

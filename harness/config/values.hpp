@@ -1,0 +1,29 @@
+#pragma once
+/// Value words of the config shared by its readers: hint values (sizes as bytes), the values of a
+/// Sweep line (size ranges expanded), and which names a Sweep line may vary.
+
+#include <string>
+#include <vector>
+
+namespace pio::harness {
+
+/// How to write a Sweep line, for error messages.
+extern const char *const kSweepHint;
+
+/// A hint value as MPI-IO wants it: a size with a K, M, G or T suffix becomes its byte count
+/// ("16M" -> "16777216"); any other value is kept as written.
+std::string hint_value(const std::string &value);
+
+/// The values of a Sweep line after its name, with size ranges expanded: "4K..16M" is 4K, 8K,
+/// ... 16M (doubling, as the sizes of the thesis's figures). Throws pio::Error on an empty list
+/// or a bad range.
+std::vector<std::string> sweep_values(const std::vector<std::string> &words);
+
+/// True for "Hint:<key>" (any case), setting key.
+bool hint_target(const std::string &name, std::string &key);
+
+/// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
+/// Verify, TimingScope, StoneWall).
+bool sweepable_flag(const std::string &name);
+
+} // namespace pio::harness

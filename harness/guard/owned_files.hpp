@@ -1,0 +1,41 @@
+#pragma once
+/// Which files the harness may touch (DESIGN §7, docs/reliability.md): it never deletes,
+/// truncates or overwrites a file it did not create in this run, never follows or deletes a
+/// symbolic link, and deletes what it created unless asked to keep it. What it creates carries
+/// an owner record (owner_record.hpp), so that a leftover of a run that died is recognised.
+
+#include <iosfwd>
+#include <set>
+#include <string>
+
+namespace pio::harness {
+
+/// The per-rank record of test files created by this run.
+class OwnedFiles {
+public:
+  /// overwrite: an existing file may be written (it is then never deleted);
+  /// keep: files created by this run are kept;
+  /// clean_stale: a leftover of a pio-bench run whose owner cannot be shown alive (another
+  /// host) is removed too (--clean-stale); one whose owner is provably gone always is.
+  OwnedFiles(bool overwrite, bool keep, bool clean_stale = false);
+  /// Checks that path may be created or written, without creating anything: throws pio::Error
+  /// if it is a symbolic link, or exists, was not created by this run, and overwrite is off.
+  /// Removes a leftover of a dead pio-bench run first (with a note on `note`).
+  void check(const std::string &path, std::ostream *note = nullptr);
+  /// check(), then remembers that this run creates path and writes its owner record.
+  /// Call before opening.
+  void claim(const std::string &path);
+  /// Deletes path (and its owner record) if this run created it and keep is off; with keep,
+  /// only the record goes (the file is the user's now). Returns true if path was deleted.
+  bool release(const std::string &path);
+  /// True if this run created path.
+  bool created(const std::string &path) const { return created_.count(path) != 0; }
+
+private:
+  bool overwrite_;
+  bool keep_;
+  bool clean_stale_;
+  std::set<std::string> created_;
+};
+
+} // namespace pio::harness

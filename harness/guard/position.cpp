@@ -1,0 +1,62 @@
+// The step in progress on this rank (position.hpp): lock-free, read by the watchdog and by the
+// signal handlers.
+#include "guard/position.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace pio::harness {
+
+namespace {
+std::atomic<unsigned long long> g_beats{0};
+std::atomic<const char *> g_step{"start"};
+std::atomic<bool> g_waiting{false};
+std::atomic<int> g_rank{-1};
+char g_where[256] = "the harness"; // written by the main thread, read by the watchdog and handlers
+
+/// Appends s to buf at *pos (async-signal-safe).
+void append(char *buf, std::size_t size, std::size_t *pos, const char *s) {
+  while (*s && *pos + 1 < size)
+    buf[(*pos)++] = *s++;
+  buf[*pos] = '\0';
+}
+} // namespace
+
+void heartbeat(const char *step) noexcept {
+  g_step.store(step, std::memory_order_relaxed);
+  g_waiting.store(false, std::memory_order_relaxed);
+  g_beats.fetch_add(1, std::memory_order_relaxed);
+}
+
+void heartbeat_wait() noexcept {
+  g_waiting.store(true, std::memory_order_relaxed);
+  g_beats.fetch_add(1, std::memory_order_relaxed);
+}
+
+void heartbeat_context(const std::string &where) {
+  const std::size_t n = std::min(where.size(), sizeof g_where - 1);
+  std::memcpy(g_where, where.data(), n);
+  g_where[n] = '\0';
+  g_beats.fetch_add(1, std::memory_order_relaxed);
+}
+
+void set_position_rank(int rank) noexcept { g_rank.store(rank); }
+
+int position_rank() noexcept { return g_rank.load(); }
+
+unsigned long long heartbeats() noexcept { return g_beats.load(std::memory_order_relaxed); }
+
+bool waiting_for_others() noexcept { return g_waiting.load(std::memory_order_relaxed); }
+
+void describe_position(char *buf, std::size_t size) noexcept {
+  std::size_t pos = 0;
+  buf[0] = '\0';
+  append(buf, size, &pos, g_where);
+  append(buf, size, &pos, ", step ");
+  append(buf, size, &pos, g_step.load(std::memory_order_relaxed));
+  if (g_waiting.load(std::memory_order_relaxed))
+    append(buf, size, &pos, " (done, waiting for the other ranks)");
+}
+
+} // namespace pio::harness

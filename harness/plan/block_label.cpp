@@ -1,0 +1,140 @@
+// Block labels (see block_label.hpp).
+#include "plan/block_label.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "config/config_error.hpp"
+#include "config/text.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+/// One setting of a block as a label shows it.
+struct Item {
+  std::string key;   ///< unique among a block's items: directive name, or Hint:<key>
+  std::string shown; ///< as the label writes it (a hint without "Hint:")
+  std::string value;
+};
+
+std::string join(const std::vector<std::string> &words) {
+  std::string out;
+  for (const auto &w : words)
+    out += (out.empty() ? "" : ",") + w;
+  return out;
+}
+
+/// A hint in bytes as a size again ("4194304" -> "4M"), others as they are.
+std::string shown_hint(const std::string &value) {
+  if (value.empty() || value.size() > 18 ||
+      !std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return value;
+  return format_size(std::stoll(value));
+}
+
+std::vector<Item> items(const ModulePlan &p) {
+  const ModuleBlock &b = *p.block;
+  std::vector<Item> out;
+  for (const auto &[name, words] : p.settings.all())
+    if (name != "Mode")
+      out.push_back({name, name, join(words)});
+  auto flag = [&](const char *name, bool on) { out.push_back({name, name, on ? "on" : "off"}); };
+  flag("Collective", b.collective);
+  flag("FileView", b.file_view);
+  flag("SyncWrites", b.sync_writes);
+  flag("Verify", b.verify);
+  out.push_back({"TimingScope", "TimingScope", b.timing_scope});
+  std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
+  wall << b.stone_wall;
+  out.push_back({"StoneWall", "StoneWall", wall.str()});
+  if (!b.test_file.empty())
+    out.push_back({"TestFile", "TestFile", b.test_file});
+  out.push_back({"ModuleReps", "ModuleReps", std::to_string(b.reps)});
+  out.push_back({"Processes", "Processes", b.processes ? std::to_string(b.processes) : "all"});
+  for (const auto &[key, value] : b.hints)
+    out.push_back({"Hint:" + key, key, shown_hint(value)});
+  return out;
+}
+
+/// The module and its mode: "simple_strided(write)".
+std::string base_of(const ModulePlan &p) {
+  std::string base = p.info->name;
+  if (p.settings.has("Mode") && !p.settings.all().at("Mode").empty())
+    base += "(" + join(p.settings.all().at("Mode")) + ")";
+  return base;
+}
+
+const Item *find_item(const std::vector<Item> &list, const std::string &key) {
+  for (const auto &i : list)
+    if (lower(i.key) == lower(key))
+      return &i;
+  return nullptr;
+}
+
+std::string where(const ModuleBlock &b) {
+  return b.label.empty() ? b.file + ":" + std::to_string(b.line)
+                         : b.label_file + ":" + std::to_string(b.label_line);
+}
+
+} // namespace
+
+void label_blocks(std::vector<ModulePlan> &plans) {
+  std::vector<std::vector<Item>> all;
+  std::vector<std::string> bases;
+  for (const auto &p : plans) {
+    all.push_back(items(p));
+    bases.push_back(base_of(p));
+  }
+  // Per module (and mode): the settings whose value (or presence) differs between its blocks.
+  std::map<std::string, std::set<std::string>> varying;
+  {
+    std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
+    std::map<std::string, int> blocks;
+    for (size_t i = 0; i < plans.size(); ++i) {
+      ++blocks[bases[i]];
+      for (const auto &it : all[i])
+        seen[bases[i]][it.key].insert(it.value);
+    }
+    for (size_t i = 0; i < plans.size(); ++i)
+      for (const auto &it : all[i]) {
+        int with = 0;
+        for (size_t j = 0; j < plans.size(); ++j)
+          with += bases[j] == bases[i] && find_item(all[j], it.key) ? 1 : 0;
+        if (seen[bases[i]][it.key].size() > 1 || with != blocks[bases[i]])
+          varying[bases[i]].insert(it.key);
+      }
+  }
+  std::map<std::string, size_t> taken;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    const ModuleBlock &b = *plans[i].block;
+    std::string label = b.label.empty() ? bases[i] : b.label;
+    std::set<std::string> shown;
+    auto show = [&](const Item *it) {
+      if (it && shown.insert(it->key).second)
+        label += " " + it->shown + "=" + it->value;
+    };
+    for (const auto &[name, value] : b.swept)
+      show(find_item(all[i], name));
+    if (b.label.empty())
+      for (const auto &it : all[i])
+        if (varying[bases[i]].count(it.key))
+          show(&it);
+    const auto [at, fresh] = taken.emplace(label, i);
+    if (!fresh)
+      throw ConfigError(b.label.empty() ? b.file : b.label_file,
+                        b.label.empty() ? b.line : b.label_line,
+                        "the blocks at " + where(*plans[at->second].block) +
+                            " and here have the "
+                            "same label '" +
+                            label + "'",
+                        "labels name blocks in the results and must be unique: give one of them "
+                        "a different Label");
+    plans[i].label = label;
+  }
+}
+
+} // namespace pio::harness

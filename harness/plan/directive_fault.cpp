@@ -1,0 +1,42 @@
+#include "plan/directive_fault.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace pio::harness {
+
+namespace {
+
+bool same_name(const std::string &a, const std::string &b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+} // namespace
+
+ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveError &e) {
+  const DirectiveLine *in_effect = nullptr; // the last line setting it wins, as in validation
+  for (const auto &d : block.module_directives)
+    if (same_name(d.name, e.directive()))
+      in_effect = &d;
+  // "Stride: ..." unless the message already starts with the directive's name.
+  const std::string what = e.what();
+  const size_t n = e.directive().size();
+  const bool named = what.size() > n && what.compare(0, n, e.directive()) == 0 &&
+                     !std::isalnum(static_cast<unsigned char>(what[n]));
+  if (in_effect)
+    return ConfigError(in_effect->file, in_effect->line,
+                       named ? what : in_effect->name + ": " + what, e.hint());
+  return ConfigError(block.file, block.module_name_line ? block.module_name_line : block.line,
+                     e.directive() + " (default value): " + what, e.hint());
+}
+
+bool any_rank(MPI_Comm comm, bool mine) {
+  int local = mine ? 1 : 0, any = 0;
+  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any != 0;
+}
+
+} // namespace pio::harness

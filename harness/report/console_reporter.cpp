@@ -1,0 +1,163 @@
+#include "report/console_reporter.hpp"
+
+#include <cstdio>
+
+#include "report/figure_text.hpp"
+#include "pio/directive.hpp"
+
+namespace pio::harness {
+
+namespace {
+std::string fmt(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string right(const std::string &s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+/// "test buffer units rep" cells, common to both tables.
+std::string lead_cells(const std::string &label, const std::string &buffer,
+                       const std::string &units, const std::string &rep) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "  %-18s %8s %8s %5s", label.c_str(), buffer.c_str(),
+                units.c_str(), rep.c_str());
+  return buf;
+}
+} // namespace
+
+ConsoleReporter::ConsoleReporter(std::ostream &out, TableOptions options)
+    : out_(out), options_(options) {}
+
+void ConsoleReporter::run_started(const RunResult &run) {
+  out_ << "pio-bench " << run.tool_version << ": " << run.processes << " processes, test file "
+       << run.test_file << " (" << run.file_system << "), results " << run.results_path << "\n";
+}
+
+void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block, int index,
+                                    int count) {
+  out_ << "\n== [" << index + 1 << "/" << count << "] " << block.module;
+  std::string base = block.module; // a derived label starts so (block_label.hpp)
+  auto mode = block.settings.find("Mode");
+  if (mode != block.settings.end() && !mode->second.empty()) {
+    out_ << " (";
+    base += "(";
+    for (size_t i = 0; i < mode->second.size(); ++i) {
+      out_ << (i ? " " : "") << mode->second[i];
+      base += (i ? "," : "") + mode->second[i];
+    }
+    out_ << ")";
+    base += ")";
+  }
+  // The label says which settings the block ran: a derived one's settings, or the user's Label.
+  if (block.label.rfind(base + " ", 0) == 0)
+    out_ << block.label.substr(base.size());
+  else if (block.label != base && block.label != block.module && block.label != block.module_name)
+    out_ << "  \"" << block.label << "\"";
+  out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
+  if (block.output == Output::Table)
+    print_column_header();
+}
+
+void ConsoleReporter::print_column_header() {
+  if (options_.show_averages) {
+    // One row per test: the spread over repetitions (median, min..max, stddev), so that an
+    // unstable series (say 2.7 to 3229 MiB/s) is never hidden behind a mean.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+                  lead_cells("test", "buffer", "units", "reps").c_str(), "med MiB/s",
+                  "min..max MiB/s", "sd MiB/s", "med agg s", "rank min s", "rank mean s",
+                  "rank max s");
+    out_ << buf;
+    if (options_.open_time)
+      out_ << " med open s";
+    if (options_.close_time)
+      out_ << " med close s";
+  } else {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s %12s %11s %11s %11s %11s",
+                  lead_cells("test", "buffer", "units", "rep").c_str(), "MiB/s", "agg time s",
+                  "rank min s", "rank mean s", "rank max s");
+    out_ << buf;
+    if (options_.open_time)
+      out_ << "     open s";
+    if (options_.close_time)
+      out_ << "    close s";
+  }
+  if (options_.header_offset)
+    out_ << "     header";
+  out_ << "\n";
+}
+
+std::string ConsoleReporter::optional_cells(double open_s, double close_s,
+                                            std::int64_t header_offset) const {
+  // Widths match the column headers (" med close s" is one wider than "    close s").
+  std::string s;
+  if (options_.open_time)
+    s += " " + right(fmt("%.6f", open_s), 10);
+  if (options_.close_time)
+    s += " " + right(fmt("%.6f", close_s), options_.show_averages ? 11 : 10);
+  if (options_.header_offset)
+    s += " " + right(format_size(header_offset), 10);
+  return s;
+}
+
+void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &rep) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s %12s %11s %11s %11s %11s",
+                lead_cells(test.label, format_size(test.buffer_size), std::to_string(rep.units),
+                           std::to_string(rep.rep))
+                    .c_str(),
+                fmt("%.2f", rep.bandwidth_MiBps).c_str(), fmt("%.6f", rep.aggregate_time_s).c_str(),
+                fmt("%.6f", rep.rank_time_s.min).c_str(), fmt("%.6f", rep.rank_time_s.mean).c_str(),
+                fmt("%.6f", rep.rank_time_s.max).c_str());
+  out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset) << "\n";
+}
+
+void ConsoleReporter::print_average_row(const TestResult &test) {
+  const TestSummary &s = test.summary;
+  const std::string range =
+      fmt("%.2f", s.bandwidth_MiBps.min) + ".." + fmt("%.2f", s.bandwidth_MiBps.max);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+                lead_cells(test.label, format_size(test.buffer_size),
+                           std::to_string(test.reps.back().units), std::to_string(test.reps.size()))
+                    .c_str(),
+                fmt("%.2f", s.bandwidth_MiBps.median).c_str(), range.c_str(),
+                fmt("%.2f", s.bandwidth_MiBps.stddev).c_str(),
+                fmt("%.6f", s.aggregate_time_s.median).c_str(),
+                fmt("%.6f", s.rank_min_s.min).c_str(), fmt("%.6f", s.rank_mean_s.mean).c_str(),
+                fmt("%.6f", s.rank_max_s.max).c_str());
+  out_ << buf << optional_cells(s.open_time_s.median, s.close_time_s.median, test.header_offset)
+       << "\n";
+}
+
+void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
+                                    const TestResult &test) {
+  if (block.output == Output::Table && !test.reps.empty()) {
+    if (options_.show_averages)
+      print_average_row(test);
+    else
+      for (const auto &rep : test.reps)
+        print_rep_row(test, rep);
+  }
+  if (test.error)
+    out_ << "  " << test.label << ": FAILED: " << test.error->message << "\n";
+}
+
+void ConsoleReporter::block_finished(const RunResult &, const ModuleResult &block) {
+  if (block.error)
+    out_ << "  " << block.module << ": FAILED: " << block.error->message << "\n";
+  if (block.figure)
+    out_ << "\n" << figure_text(*block.figure);
+}
+
+void ConsoleReporter::run_finished(const RunResult &run) {
+  const bool failed = run.exit_code != 0 || run.status == "failed";
+  out_ << "\nresults: " << run.results_path << (failed ? "  (some tests FAILED; see above)" : "")
+       << "\n";
+}
+
+} // namespace pio::harness

@@ -1,0 +1,204 @@
+#include "report/csv_reporter.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "pio/error.hpp"
+
+namespace pio::harness {
+
+namespace {
+/// Columns before the parameters: which run, block and test a row belongs to.
+const std::vector<std::string> kIdColumns = {
+    "module",        "block",        "config", "test",       "label",      "buffer_size",
+    "header_offset", "procs",        "groups", "file_use",   "collective", "file_view",
+    "timing_scope",  "stone_wall_s", "verify", "sync_writes"};
+/// Columns after the parameters and hints: what a repetition measured.
+const std::vector<std::string> kMeasureColumns = {
+    "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps",
+    "open_time_s",   "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
+    "message_bytes", "ops_per_unit", "t_min_us",        "t_avg_us",         "t_max_us",
+    "mbytes_per_s",  "error",        "test_started",    "test_finished"};
+
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+const char *file_use_name(FileUse use) {
+  switch (use) {
+  case FileUse::None:
+    return "none";
+  case FileUse::Shared:
+    return "shared";
+  case FileUse::FilePerProcess:
+    return "file_per_process";
+  }
+  return "";
+}
+
+bool fixed_column(const std::string &name) {
+  return std::find(kIdColumns.begin(), kIdColumns.end(), name) != kIdColumns.end() ||
+         std::find(kMeasureColumns.begin(), kMeasureColumns.end(), name) != kMeasureColumns.end();
+}
+
+/// A parameter's column: its key, or "param:<key>" where the key names a fixed column.
+std::string param_column(const std::string &key) {
+  return fixed_column(key) ? "param:" + key : key;
+}
+
+/// The column of a block's module setting (swept or not: BufferSizes, Mode, Processes ...);
+/// a swept hint (Hint:<key>) has its hint:<key> column already.
+std::string setting_column(const std::string &name) {
+  return name.rfind("Hint:", 0) == 0 ? std::string() : "setting:" + name;
+}
+
+/// Adds the block's setting columns to columns, in order of first appearance.
+void add_setting_columns(std::vector<std::string> &columns, const ModuleResult &block) {
+  for (const auto &[name, words] : block.settings) {
+    const std::string c = setting_column(name);
+    if (!c.empty() && std::find(columns.begin(), columns.end(), c) == columns.end())
+      columns.push_back(c);
+  }
+}
+
+} // namespace
+
+std::string csv_field(const std::string &text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"')
+      quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+CsvReporter::CsvReporter(std::string path, bool overwrite)
+    : file_(std::move(path), overwrite, "CSV file",
+            "name a new CSV file in a writable directory with -o csv=FILE or CsvFile") {}
+
+void CsvReporter::add_column(std::vector<std::string> &columns, const std::string &name) {
+  if (std::find(columns.begin(), columns.end(), name) == columns.end())
+    columns.push_back(name);
+}
+
+CsvReporter::Row CsvReporter::block_cells(const ModuleResult &block) const {
+  Row row = {{"module", block.module},
+             {"block", block.label},
+             {"config", block.config_location},
+             {"collective", block.collective ? "true" : "false"},
+             {"file_view", block.file_view ? "true" : "false"},
+             {"verify", block.verify ? "true" : "false"},
+             {"sync_writes", block.sync_writes ? "true" : "false"}};
+  for (const auto &[name, words] : block.settings) {
+    std::string value;
+    for (const auto &w : words)
+      value += (value.empty() ? "" : " ") + w;
+    if (!setting_column(name).empty())
+      row[setting_column(name)] = value;
+  }
+  return row;
+}
+
+std::vector<std::string> CsvReporter::header() const {
+  std::vector<std::string> h = kIdColumns;
+  h.insert(h.end(), params_.begin(), params_.end());
+  h.insert(h.end(), hints_.begin(), hints_.end());
+  h.insert(h.end(), kMeasureColumns.begin(), kMeasureColumns.end());
+  return h;
+}
+
+void CsvReporter::run_started(const RunResult &) { write(true); }
+
+void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
+                                const TestResult &test) {
+  add_setting_columns(params_, block);
+  Row base = block_cells(block);
+  base["test"] = std::to_string(test.index);
+  base["label"] = test.label;
+  base["buffer_size"] = std::to_string(test.buffer_size);
+  base["header_offset"] = std::to_string(test.header_offset);
+  base["procs"] = std::to_string(test.procs);
+  base["groups"] = std::to_string(test.groups);
+  base["file_use"] = file_use_name(test.file_use);
+  base["timing_scope"] = test.timing_scope;
+  base["stone_wall_s"] = number(test.stone_wall_s);
+  base["test_started"] = test.started;
+  base["test_finished"] = test.finished;
+  for (const auto &[key, value] : test.params) {
+    add_column(params_, param_column(key));
+    base[param_column(key)] = value;
+  }
+  for (const auto &[key, value] : test.hints_requested) {
+    add_column(hints_, "hint:" + key);
+    base["hint:" + key] = value;
+  }
+  if (test.comm) {
+    base["message_bytes"] = std::to_string(test.comm->message_bytes);
+    base["ops_per_unit"] = std::to_string(test.comm->ops_per_unit);
+  }
+  for (const auto &rep : test.reps) {
+    Row row = base;
+    row["rep"] = std::to_string(rep.rep);
+    row["units"] = std::to_string(rep.units);
+    row["bytes"] = std::to_string(rep.bytes);
+    row["aggregate_time_s"] = number(rep.aggregate_time_s);
+    row["bandwidth_MiBps"] = number(rep.bandwidth_MiBps);
+    row["open_time_s"] = number(rep.open_time_s);
+    row["close_time_s"] = number(rep.close_time_s);
+    row["rank_time_min_s"] = number(rep.rank_time_s.min);
+    row["rank_time_mean_s"] = number(rep.rank_time_s.mean);
+    row["rank_time_max_s"] = number(rep.rank_time_s.max);
+    if (rep.op) {
+      row["t_min_us"] = number(rep.op->t_min_us);
+      row["t_avg_us"] = number(rep.op->t_avg_us);
+      row["t_max_us"] = number(rep.op->t_max_us);
+      row["mbytes_per_s"] = number(rep.op->mbytes_per_s);
+    }
+    rows_.push_back(std::move(row));
+  }
+  if (test.error) {
+    // The failure gets its own row (no measurements), after the repetitions that completed.
+    base["error"] = test.error->message;
+    rows_.push_back(std::move(base));
+  }
+  write(false);
+}
+
+void CsvReporter::block_finished(const RunResult &, const ModuleResult &block) {
+  if (!block.error)
+    return;
+  add_setting_columns(params_, block);
+  Row row = block_cells(block);
+  row["error"] = block.error->message;
+  rows_.push_back(std::move(row));
+  write(true);
+}
+
+void CsvReporter::run_finished(const RunResult &) { write(true); }
+
+std::string CsvReporter::text() const {
+  std::string text;
+  const std::vector<std::string> columns = header();
+  for (size_t c = 0; c < columns.size(); ++c)
+    text += (c ? "," : "") + csv_field(columns[c]);
+  text += "\n";
+  for (const Row &row : rows_) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      auto cell = row.find(columns[c]);
+      text += (c ? "," : "") + (cell == row.end() ? std::string() : csv_field(cell->second));
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+void CsvReporter::write(bool force) {
+  save_when_due(schedule_, force, [&] { return file_.save_text(text()); });
+}
+
+} // namespace pio::harness

@@ -1,0 +1,56 @@
+#pragma once
+/// The results as a CSV file for spreadsheets and scripts: one row per repetition, every test
+/// parameter a column (`-o csv=FILE` or CsvFile).
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "report/reporter.hpp"
+#include "report/results_file.hpp"
+#include "report/save_schedule.hpp"
+
+namespace pio::harness {
+
+/// One CSV field, quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string &text);
+
+/// Writes one row per repetition (and one per failure) with the run's identifiers, the test's
+/// parameters and hints, and its measurements. Later tests may bring new parameter or hint
+/// columns, so the whole file is rewritten (when a rewrite is due: SaveSchedule, and always at
+/// a block's and the run's end) under the results file's rules (ResultsFile): a temporary that
+/// only this run uses and a rename, never replacing a link, a directory or a file this run did
+/// not write.
+class CsvReporter : public Reporter {
+public:
+  /// Checks `path` now as ResultsFile does (throws pio::Error with a fix). Creates nothing yet.
+  CsvReporter(std::string path, bool overwrite);
+  /// Writes the header row.
+  void run_started(const RunResult &run) override;
+  /// Adds the test's rows and rewrites the file.
+  void test_finished(const RunResult &run, const ModuleResult &block,
+                     const TestResult &test) override;
+  /// Adds a row for a block error outside any test and rewrites the file.
+  void block_finished(const RunResult &run, const ModuleResult &block) override;
+  /// Rewrites the file with every row.
+  void run_finished(const RunResult &run) override;
+
+  /// The file written.
+  const std::string &path() const { return file_.path(); }
+
+private:
+  using Row = std::map<std::string, std::string>;
+  void add_column(std::vector<std::string> &columns, const std::string &name);
+  Row block_cells(const ModuleResult &block) const;
+  std::vector<std::string> header() const;
+  std::string text() const;
+  void write(bool force);
+
+  ResultsFile file_;
+  SaveSchedule schedule_;
+  std::vector<std::string> params_; ///< parameter columns, in order of first appearance
+  std::vector<std::string> hints_;  ///< "hint:<key>" columns, in order of first appearance
+  std::vector<Row> rows_;
+};
+
+} // namespace pio::harness

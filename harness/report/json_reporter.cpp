@@ -1,0 +1,248 @@
+#include "report/json_reporter.hpp"
+
+#include "pio/error.hpp"
+#include "report/results_file.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+using harness::to_json; // the public overloads, next to the ones below
+
+const char *file_use_name(FileUse f) {
+  switch (f) {
+  case FileUse::None:
+    return "none";
+  case FileUse::Shared:
+    return "shared";
+  case FileUse::FilePerProcess:
+    return "file-per-process";
+  }
+  return "?";
+}
+
+const char *report_name(Report r) {
+  switch (r) {
+  case Report::Bandwidth:
+    return "bandwidth";
+  case Report::Latency:
+    return "latency";
+  case Report::Both:
+    return "both";
+  }
+  return "?";
+}
+
+nlohmann::json to_json(const OpTimes &t) {
+  return {{"group", t.group},       {"ranks", t.ranks},       {"t_min_us", t.t_min_us},
+          {"t_avg_us", t.t_avg_us}, {"t_max_us", t.t_max_us}, {"mbytes_per_s", t.mbytes_per_s}};
+}
+
+nlohmann::json optional_json(const std::optional<OpTimes> &t) {
+  return t ? to_json(*t) : nlohmann::json(nullptr);
+}
+
+nlohmann::json to_json(const std::optional<ErrorRecord> &e) {
+  if (!e)
+    return nullptr;
+  return {{"rank", e->rank}, {"message", e->message}};
+}
+
+nlohmann::json to_json(const PhaseResult &p) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto &g : p.groups)
+    groups.push_back(to_json(g));
+  return {{"label", p.label},
+          {"units", p.units},
+          {"bytes", p.bytes},
+          {"aggregate_time_s", p.aggregate_time_s},
+          {"elapsed_time_s", p.elapsed_time_s},
+          {"time_budget_s", p.time_budget_s},
+          {"units_limit", p.units_limit},
+          {"end_check", p.end_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.end_check)},
+          {"stonewalled", p.stonewalled},
+          {"timing_scope", p.timing_scope},
+          {"bandwidth_MiBps", p.bandwidth_MiBps},
+          {"rank_time_s", to_json(p.rank_time_s)},
+          {"groups", groups}};
+}
+
+nlohmann::json to_json(const Repetition &r) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto &p : r.phases)
+    phases.push_back(to_json(p));
+  return {{"rep", r.rep},
+          {"open_time_s", r.open_time_s},
+          {"close_time_s", r.close_time_s},
+          {"phases", phases},
+          {"units", r.units},
+          {"bytes", r.bytes},
+          {"aggregate_time_s", r.aggregate_time_s},
+          {"bandwidth_MiBps", r.bandwidth_MiBps},
+          {"rank_time_s", to_json(r.rank_time_s)},
+          {"op", optional_json(r.op)}};
+}
+
+nlohmann::json to_json(const TestSummary &s) {
+  return {{"bandwidth_MiBps", to_json(s.bandwidth_MiBps)},
+          {"aggregate_time_s", to_json(s.aggregate_time_s)},
+          {"open_time_s", to_json(s.open_time_s)},
+          {"close_time_s", to_json(s.close_time_s)},
+          // Means over repetitions of each repetition's min / mean / max over ranks.
+          {"rank_time_s",
+           {{"min", s.rank_min_s.mean}, {"mean", s.rank_mean_s.mean}, {"max", s.rank_max_s.mean}}},
+          {"rank_min_s", to_json(s.rank_min_s)},
+          {"rank_mean_s", to_json(s.rank_mean_s)},
+          {"rank_max_s", to_json(s.rank_max_s)},
+          {"op", optional_json(s.op)}};
+}
+
+nlohmann::json config_files_json(const std::vector<ConfigFile> &files) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &f : files)
+    out.push_back({{"path", f.path},
+                   {"included_from", f.included_from.empty() ? nlohmann::json(nullptr)
+                                                             : nlohmann::json(f.included_from)},
+                   {"text", f.text}});
+  return out;
+}
+
+nlohmann::json config_variables_json(const std::vector<ConfigVariable> &vars) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &v : vars)
+    out.push_back({{"name", v.name},
+                   {"value", v.value},
+                   {"set", v.set},
+                   {"from_default", v.from_default},
+                   {"file", v.file},
+                   {"line", v.line}});
+  return out;
+}
+
+nlohmann::json to_json(const Cell &c) {
+  return std::visit([](const auto &v) { return nlohmann::json(v); }, c);
+}
+
+} // namespace
+
+nlohmann::json to_json(const Stats &s) {
+  return {{"min", s.min},       {"max", s.max},       {"mean", s.mean},
+          {"median", s.median}, {"stddev", s.stddev}, {"count", s.count}};
+}
+
+nlohmann::json to_json(const Figure &f) {
+  nlohmann::json values = nlohmann::json::array(), tables = nlohmann::json::array();
+  for (const auto &v : f.values)
+    values.push_back({{"name", v.name}, {"value", v.value}, {"unit", v.unit}});
+  for (const auto &t : f.tables) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto &r : t.rows) {
+      nlohmann::json row = nlohmann::json::array();
+      for (const auto &c : r)
+        row.push_back(to_json(c));
+      rows.push_back(row);
+    }
+    tables.push_back({{"name", t.name}, {"columns", t.columns}, {"rows", rows}});
+  }
+  return {{"name", f.name}, {"values", values}, {"tables", tables}, {"notes", f.notes}};
+}
+
+nlohmann::json to_json(const TestResult &t) {
+  nlohmann::json reps = nlohmann::json::array();
+  for (const auto &r : t.reps)
+    reps.push_back(to_json(r));
+  nlohmann::json comm = nullptr;
+  if (t.comm)
+    comm = {{"ops_per_unit", t.comm->ops_per_unit},
+            {"time_scale", t.comm->time_scale},
+            {"message_bytes", t.comm->message_bytes},
+            {"bytes_scale", t.comm->bytes_scale},
+            {"report", report_name(t.comm->report)}};
+  return {{"index", t.index},
+          {"label", t.label},
+          {"buffer_size", t.buffer_size},
+          {"header_offset", t.header_offset},
+          {"file_use", file_use_name(t.file_use)},
+          {"procs", t.procs},
+          {"groups", t.groups},
+          {"file", t.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.file)},
+          {"params", t.params},
+          {"hints_requested", t.hints_requested},
+          {"hints_in_effect", t.hints_in_effect},
+          {"comm", comm},
+          {"timing_scope", t.timing_scope},
+          {"stone_wall_s", t.stone_wall_s},
+          {"reps", reps},
+          {"summary", to_json(t.summary)},
+          {"error", to_json(t.error)},
+          {"started", t.started},
+          {"finished", t.finished}};
+}
+
+nlohmann::json to_json(const ModuleResult &m) {
+  nlohmann::json tests = nlohmann::json::array();
+  for (const auto &t : m.tests)
+    tests.push_back(to_json(t));
+  return {{"module", m.module},
+          {"module_name", m.module_name},
+          {"label", m.label},
+          {"config", m.config_location},
+          {"library", m.library},
+          {"reference", m.reference},
+          {"output", m.output == Output::Imb ? "imb" : "table"},
+          {"reps", m.reps},
+          {"settings", m.settings},
+          {"collective", m.collective},
+          {"file_view", m.file_view},
+          {"verify", m.verify},
+          {"sync_writes", m.sync_writes},
+          {"tests_planned", m.tests_planned},
+          {"started", m.started},
+          {"finished", m.finished},
+          {"tests", tests},
+          {"error", to_json(m.error)},
+          {"figure", m.figure ? to_json(*m.figure) : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json to_json(const RunResult &run) {
+  nlohmann::json hosts = nlohmann::json::array(), modules = nlohmann::json::array();
+  for (const auto &[host, ranks] : run.hosts)
+    hosts.push_back({{"host", host}, {"ranks", ranks}});
+  for (const auto &m : run.modules)
+    modules.push_back(to_json(m));
+  return {{"schema_version", run.schema_version},
+          {"tool", "pio-bench"},
+          {"tool_version", run.tool_version},
+          {"module_api_version", run.module_api_version},
+          {"date", run.date},
+          {"command_line", run.command_line},
+          {"mpi_library", run.mpi_library},
+          {"mpi_standard", run.mpi_standard},
+          {"processes", run.processes},
+          {"hosts", hosts},
+          {"test_file", run.test_file},
+          {"file_system", run.file_system},
+          {"config_path", run.config_path},
+          {"config_text", run.config_text},
+          {"config_files", config_files_json(run.config_files)},
+          {"config_variables", config_variables_json(run.config_variables)},
+          {"environment", run.environment},
+          {"romio_hints_text", run.romio_hints_text ? nlohmann::json(*run.romio_hints_text)
+                                                    : nlohmann::json(nullptr)},
+          {"batch_job", run.batch_job ? nlohmann::json{{"scheduler", run.batch_job->scheduler},
+                                                        {"id", run.batch_job->id}}
+                                      : nlohmann::json(nullptr)},
+          {"status", run.status},
+          {"exit_code", run.exit_code},
+          {"modules", modules}};
+}
+
+void JsonReporter::save(const RunResult &run, bool force) {
+  try {
+    save_when_due(schedule_, force, [&] { return file_.save(to_json(run)); });
+  } catch (const Error &e) {
+    *err_ << "pio-harness: warning: " << e.what() << " (fix: " << e.hint() << ")\n";
+  }
+}
+
+} // namespace pio::harness

@@ -1,0 +1,73 @@
+#pragma once
+/// Live progress on long runs (docs/results.md, "Live progress"): at most one line per interval
+/// (1 s) on rank 0's error stream saying which block and test run, the units done, the elapsed
+/// time, an estimate of what is left and the current bandwidth; and one final line per block.
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include "report/reporter.hpp"
+#include "report/unit_listener.hpp"
+
+namespace pio::harness {
+
+/// Seconds on a monotonic clock.
+using ProgressClock = std::function<double()>;
+
+/// Prints progress lines "pio-harness: progress: [i/n] <block> ..." on a stream. While a run
+/// is in progress the runner hands it to the unit loop as its listener (unit_listener.hpp), so a
+/// long test shows its units as they are done.
+class ProgressReporter : public Reporter, public UnitListener {
+public:
+  /// Writes to `out`; `clock` (steady_clock by default) and `interval` (seconds) pace the lines.
+  explicit ProgressReporter(std::ostream &out, ProgressClock clock = {}, double interval = 1.0);
+  ProgressReporter(const ProgressReporter &) = delete;
+  ProgressReporter &operator=(const ProgressReporter &) = delete;
+
+  /// Starts the clock.
+  void run_started(const RunResult &run) override;
+  /// "[i/n] <label> (<module>): started" (paced).
+  void block_started(const RunResult &run, const ModuleResult &block, int index,
+                     int count) override;
+  /// "[i/n] <label>: test j/m (<test>) done, <bandwidth>, elapsed, left" (paced).
+  void test_finished(const RunResult &run, const ModuleResult &block,
+                     const TestResult &test) override;
+  /// "[i/n] <label>: block done, k/m tests ..., elapsed, left" (always printed).
+  void block_finished(const RunResult &run, const ModuleResult &block) override;
+  /// Nothing more to say.
+  void run_finished(const RunResult &run) override;
+  /// "[i/n] <label>: test j/m (<test>) rep r/R <phase>: units u/U, elapsed, left, MiB/s" (paced).
+  void unit_done(const TestContext &test, int phase, std::int64_t units, std::int64_t bytes,
+                 double aggregate_time_s) noexcept override;
+
+private:
+  bool due(double now) const { return now - last_line_ >= interval_; }
+  void emit(double now, const std::string &text);
+  std::string prefix() const;
+  std::string times(double now) const; ///< "elapsed 1m02s, left ~4m10s"
+
+  std::ostream *out_;
+  ProgressClock clock_;
+  double interval_;
+  double last_line_;
+  // The run so far.
+  double run_start_ = 0;
+  double blocks_time_ = 0; ///< summed durations of the finished blocks
+  int blocks_done_ = 0;
+  // The current block.
+  const ModuleResult *block_ = nullptr;
+  int index_ = 0, count_ = 0;
+  double block_start_ = 0;
+  double test_start_ = 0;    ///< of the running test (the block's start or the last test's end)
+  double test_fraction_ = 0; ///< of the running test, from its units (0 between tests)
+};
+
+/// Monotonic seconds (steady_clock).
+double steady_seconds();
+
+/// "12.3s", "4m05s", "1h02m".
+std::string progress_duration(double seconds);
+
+} // namespace pio::harness

@@ -1,0 +1,27 @@
+#pragma once
+/// Provenance of a run beyond the MPI library and hosts (docs/results.md): timestamps, the
+/// environment that affects MPI-IO, the batch job, and every config file with its ${VAR}s.
+
+#include <string>
+#include <vector>
+
+#include "config/config_source.hpp"
+#include "pio/results.hpp"
+
+namespace pio::harness {
+
+/// Now as ISO 8601 UTC with milliseconds: "2025-01-31T12:34:56.789Z".
+std::string utc_timestamp();
+
+/// Is an environment variable of this name one that affects MPI-IO (ROMIO_HINTS, MPICH_*,
+/// MPIR_CVAR_*, ROMIO_*, HWLOC_*)?
+bool affects_mpi_io(const std::string &name);
+
+/// Fills run.environment, run.romio_hints_text and run.batch_job from `env` (NAME=value
+/// strings, null-terminated; this process's environment by default).
+void fill_environment(RunResult &run, char **env = nullptr);
+
+/// Fills run.config_files and run.config_variables from the files the config was read from.
+void fill_config_files(const std::vector<ConfigSource> &sources, RunResult &run);
+
+} // namespace pio::harness

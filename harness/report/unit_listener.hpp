@@ -1,0 +1,22 @@
+#pragma once
+/// Live progress from inside a test (docs/results.md, "Live progress"): the runner hands the unit
+/// loop a listener (rank 0's ProgressReporter) that it tells after every work unit; on other
+/// ranks, and when progress is off, there is none and the call costs one pointer test.
+
+#include <cstdint>
+
+#include "pio/context.hpp"
+
+namespace pio::harness {
+
+/// Receives each work unit's completion (rank 0, progress reporting on).
+class UnitListener {
+public:
+  virtual ~UnitListener() = default;
+  /// A unit of `phase` finished; this rank has run `units` units of the phase and moved `bytes`
+  /// in `aggregate_time_s` (end-of-B1 to end-of-B2, summed). Never throws.
+  virtual void unit_done(const TestContext &test, int phase, std::int64_t units, std::int64_t bytes,
+                         double aggregate_time_s) noexcept = 0;
+};
+
+} // namespace pio::harness

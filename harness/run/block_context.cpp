@@ -1,0 +1,30 @@
+#include "run/block_context.hpp"
+
+#include <algorithm>
+
+namespace pio::harness {
+
+int block_processes(const ModuleBlock &block, int run_size) {
+  return block.processes > 0 ? std::min(block.processes, run_size) : run_size;
+}
+
+ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePlan &plan,
+                            Services &services) {
+  const ModuleBlock &block = *plan.block;
+  ModuleContext mctx;
+  mctx.comm = comm;
+  MPI_Comm_rank(comm, &mctx.rank);
+  MPI_Comm_size(comm, &mctx.size);
+  mctx.module_name = plan.info->name;
+  mctx.settings = plan.settings;
+  mctx.test_file = block.test_file.empty() ? config.global.test_file : block.test_file;
+  mctx.verify = block.verify;
+  mctx.sync_writes = block.sync_writes;
+  mctx.collective = block.collective;
+  mctx.use_file_view = block.file_view;
+  mctx.hints = block.hints;
+  mctx.services = &services;
+  return mctx;
+}
+
+} // namespace pio::harness

@@ -1,0 +1,58 @@
+#pragma once
+/// The harness as a library: main() and the tests call run().
+
+#include <mpi.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "pio/results.hpp"
+#include "report/reporter.hpp"
+
+namespace pio::harness {
+
+/// Whether a run prints live progress lines (docs/results.md, "Live progress").
+enum class ProgressMode {
+  Auto, ///< only when `err` is std::cerr and standard error is a terminal
+  On,   ///< always (--progress)
+  Off,  ///< never (--quiet)
+};
+
+/// What a run needs besides the config file.
+struct RunOptions {
+  std::string config_path; ///< the site config (required)
+  std::vector<std::string>
+      module_dirs;          ///< searched first, then ModulePath, PIO_MODULE_PATH, install dir
+  std::string results_path; ///< overrides ResultsFile ("" = config or default)
+  std::string csv_path;     ///< CSV results (-o csv=FILE; overrides CsvFile; "" = none)
+  bool overwrite = false;   ///< allow TestFile to exist already (--overwrite)
+  bool keep_files = false;  ///< keep test files after the run (--keep-files)
+  bool clean_stale = false; ///< remove leftovers of pio-bench runs on other hosts too
+  bool check_only = false;  ///< stop after the checks, before any I/O (--check)
+  /// Live progress lines on `err`, rank 0 (--progress: On, --quiet: Off).
+  ProgressMode progress = ProgressMode::Auto;
+  std::vector<std::string> command_line; ///< recorded in the results
+  std::ostream *out = &std::cout;        ///< tables and progress (rank 0)
+  std::ostream *err = &std::cerr;        ///< errors and warnings
+  /// The caller's own reporters (not owned), told every event on rank 0 after the default ones
+  /// (google/benchmark's RunSpecifiedBenchmarks(display, file) is the model).
+  std::vector<Reporter *> reporters;
+  /// The console, IMB tables, error log, hint warnings, JSON and CSV files and live progress;
+  /// false leaves only the caller's reporters (and writes no results file).
+  bool default_reporters = true;
+};
+
+/// The exit code and the typed results (complete on rank 0; ranks > 0 get the exit code only).
+struct RunOutcome {
+  int exit_code = 0; ///< 0 ok, 1 a test or module failed, 2 config or usage error
+  RunResult run;     ///< the typed results every reporter rendered (rank 0)
+};
+
+/// Parses the config, loads the modules, runs every module block, reports. Collective on comm.
+RunOutcome run(const RunOptions &options, MPI_Comm comm = MPI_COMM_WORLD);
+
+/// Prints every module found in the search path, its tests' directives and help (--list-modules).
+int list_modules(const RunOptions &options, std::ostream &out);
+
+} // namespace pio::harness

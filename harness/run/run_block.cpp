@@ -1,0 +1,175 @@
+// One block (run_block.hpp): init_module, every test and repetition, cleanup_module, figure, on
+// the block's ranks (pio-bench thesis §3.3.2, the seven-method lifecycle).
+#include "run/run_block.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "guard/position.hpp"
+#include "load/library.hpp"
+#include "pio/mpi_handles.hpp"
+#include "plan/directive_fault.hpp"
+#include "report/provenance.hpp"
+#include "run/block_context.hpp"
+#include "run/consensus.hpp"
+#include "run/idle_wait.hpp"
+#include "run/measure.hpp"
+#include "run/run_test.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+/// The block's record before anything ran.
+ModuleResult block_record(const ModulePlan &plan) {
+  const ModuleBlock &block = *plan.block;
+  ModuleResult m;
+  m.module = plan.info->name;
+  m.module_name = block.module_name;
+  m.label = plan.label.empty() ? block.module_name : plan.label;
+  m.config_location = block.file + ":" + std::to_string(block.line);
+  m.library = plan.library->path;
+  m.reference = plan.info->reference;
+  m.output = plan.info->output;
+  m.reps = block.reps;
+  m.settings = plan.settings.all();
+  for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
+    if (!m.settings.count(name) && name.rfind("Hint:", 0) == 0)
+      m.settings[name] = {value};
+  if (!block.processes_line.name.empty()) // the ranks the block ran on, when the config says
+    m.settings["Processes"] = {std::to_string(block.processes)};
+  m.collective = block.collective;
+  m.file_view = block.file_view;
+  m.verify = block.verify;
+  m.sync_writes = block.sync_writes;
+  m.started = utc_timestamp();
+  return m;
+}
+
+/// One <ap_module> block: init, tests x reps, cleanup, figure. False (on every rank) when
+/// init_module found a config error (a DirectiveError): the run stops there with exit code 2.
+bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, int block_index) {
+  if (ranks.rank == 0) {
+    rs.result.modules.push_back(block_record(plan));
+    rs.report([&](Reporter &r) {
+      r.block_started(rs.result, rs.result.modules.back(), block_index,
+                      static_cast<int>(rs.config->modules.size()));
+    });
+  }
+  auto record = [&]() -> ModuleResult & { return rs.result.modules.back(); };
+  const ModuleBlock &block = *plan.block;
+  auto fail_module = [&](const Failure &f) {
+    rs.any_failure = true;
+    if (ranks.rank == 0)
+      record().error = ErrorRecord{f.rank, f.message};
+  };
+  auto finish = [&] {
+    if (ranks.rank == 0) {
+      record().finished = utc_timestamp();
+      rs.report([&](Reporter &r) { r.block_finished(rs.result, record()); });
+    }
+  };
+
+  FileServices services(*rs.files, rs.kept);
+  const ModuleContext mctx = block_context(ranks.comm, *rs.config, plan, services);
+  Instance inst;
+  std::vector<TestSpec> tests;
+  heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
+                    std::to_string(block.line) + ")");
+  heartbeat("init_module");
+  bool config_error = false;
+  auto f = agree(ranks.comm, capture("init_module", [&] {
+                   inst = instantiate(*plan.library, *plan.info);
+                   init_with_located_errors(block, &config_error,
+                                            [&] { tests = inst.module->init_module(mctx); });
+                 }));
+  if (f) {
+    fail_module(*f);
+    rs.release_kept(ranks.comm);
+    finish();
+    return !any_rank(ranks.comm, config_error);
+  }
+  if (ranks.rank == 0)
+    record().tests_planned = static_cast<int>(tests.size());
+  for (size_t i = 0; i < tests.size(); ++i) {
+    TestResult tr;
+    tr.started = utc_timestamp();
+    const auto failure = run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
+    if (failure)
+      rs.any_failure = true;
+    if (ranks.rank == 0) {
+      tr.finished = utc_timestamp();
+      if (failure)
+        tr.error = ErrorRecord{failure->rank, failure->message};
+      tr.summary = summarize_reps(tr.reps);
+      record().tests.push_back(std::move(tr));
+      rs.report([&](Reporter &r) { r.test_finished(rs.result, record(), record().tests.back()); });
+    }
+  }
+  heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
+                    std::to_string(block.line) + ")");
+  heartbeat("cleanup_module");
+  f = agree(ranks.comm, capture("cleanup_module", [&] { inst.module->cleanup_module(mctx); }));
+  rs.release_kept(ranks.comm);
+  if (f) {
+    fail_module(*f);
+  } else if (ranks.rank == 0) {
+    const std::string err =
+        capture("figure", [&] { record().figure = inst.module->figure(record()); });
+    if (!err.empty())
+      fail_module(Failure{0, err});
+  }
+  finish();
+  return true;
+}
+
+/// ModuleSettleTime (thesis Table 3.2), in slices that tell the watchdog the rank is alive.
+void settle(double seconds) {
+  using clock = std::chrono::steady_clock;
+  heartbeat("ModuleSettleTime");
+  const auto end = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                      std::chrono::duration<double>(seconds));
+  while (clock::now() < end) {
+    const clock::time_point slice = clock::now() + std::chrono::milliseconds(500);
+    std::this_thread::sleep_until(std::min(end, slice));
+    heartbeat("ModuleSettleTime");
+  }
+}
+
+/// Waits at a block's end for every rank of the run, telling the watchdog this rank is alive
+/// (a rank idle in a block of fewer Processes waits here for as long as the block runs), and
+/// returns on every rank whether every rank passed ok. The polling backs off to 20 ms, so that
+/// idle ranks leave the cores to the ranks measuring.
+bool wait_for_block_end(MPI_Comm comm, bool ok) {
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Request req;
+  MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm, &req);
+  wait_alive(req, "waiting for the ranks of the block", std::chrono::microseconds(20000));
+  return all == 1;
+}
+
+} // namespace
+
+bool run_block(RunState &rs, const ModulePlan &plan, int index) {
+  const BlockRanks &run = rs.run;
+  const int procs = block_processes(*plan.block, run.size);
+  Comm sub; // the block's ranks, when fewer than the run's (rank 0 of the run is its rank 0)
+  if (procs < run.size) {
+    heartbeat("MPI_Comm_split (Processes)");
+    mpi_check(MPI_Comm_split(run.comm, run.rank < procs ? 0 : MPI_UNDEFINED, run.rank, sub.out()),
+              "MPI_Comm_split");
+  }
+  bool ok = true;
+  if (run.rank < procs) {
+    const BlockRanks block{procs < run.size ? sub.get() : run.comm, run.rank, procs};
+    ok = run_module(rs, block, plan, index);
+    if (ok && plan.block->settle_time > 0)
+      settle(plan.block->settle_time);
+  }
+  return wait_for_block_end(run.comm, ok);
+}
+
+
+
+} // namespace pio::harness

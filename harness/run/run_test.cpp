@@ -1,0 +1,230 @@
+// One test: communicators from its RankGroups, the file the harness opens for it, every
+// repetition under the one timing method (thesis §3.2.1, Fig. 3.3), and its typed result.
+#include "run/run_test.hpp"
+
+#include <chrono>
+
+#include "run/measure.hpp"
+#include "pio/mpi_handles.hpp"
+#include "run/idle_wait.hpp"
+#include "run/rank_groups.hpp"
+#include "guard/position.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+/// The rank in `to` of rank r of `from`.
+int rank_in(MPI_Comm from, int r, MPI_Comm to) {
+  MPI_Group a, b;
+  MPI_Comm_group(from, &a);
+  MPI_Comm_group(to, &b);
+  int out = MPI_UNDEFINED;
+  MPI_Group_translate_ranks(a, 1, &r, b, &out);
+  MPI_Group_free(&a);
+  MPI_Group_free(&b);
+  return out == MPI_UNDEFINED ? 0 : out;
+}
+
+/// The path of this rank's file in a test ("" without a file).
+std::string test_path(const RunState &rs, const BlockRanks &ranks, const ModuleBlock &block,
+                      const TestSpec &spec, const GroupComms &c) {
+  if (spec.file == FileUse::None)
+    return {};
+  std::string path =
+      (block.test_file.empty() ? rs.config->global.test_file : block.test_file) + spec.file_suffix;
+  if (c.groups > 1 && spec.file == FileUse::Shared)
+    path += ".g" + std::to_string(c.group_index); // each group its own shared file
+  if (spec.file == FileUse::FilePerProcess)
+    path += "." + std::to_string(ranks.rank);
+  return path;
+}
+
+/// The block's TimingScope and StoneWall (checked when the config was read).
+LoopControls loop_controls(const ModuleBlock &block) {
+  LoopControls c;
+  c.scope = parse_timing_scope(block.timing_scope);
+  c.stone_wall_s = block.stone_wall;
+  return c;
+}
+
+/// What makes a test impossible before anything runs ("" if nothing); the same on every rank.
+std::string check_test(const BlockRanks &ranks, const ModulePlan &plan, const TestSpec &spec) {
+  if (std::string g = check_groups(spec.groups, ranks.size); !g.empty())
+    return g;
+  if (!plan.info->needs_file && spec.file != FileUse::None)
+    return "module " + plan.info->name +
+           " declares needs_file = false, but this test asks for a file (fix: set "
+           "TestSpec::file = FileUse::None, or needs_file = true in its ModuleInfo)";
+  if (spec.phases.empty())
+    return "the test has no phases (fix: leave TestSpec::phases at its default of one phase)";
+  return {};
+}
+
+/// The repetitions of one test on the ranks taking part.
+std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &module,
+                                const ModuleContext &mctx, const ModuleBlock &block, const TestSpec &spec, int index,
+                                const GroupComms &c, TestResult &result) {
+  int trank = 0;
+  MPI_Comm_rank(c.all, &trank);
+  int grank = 0, gsize = 1;
+  MPI_Comm_rank(c.group, &grank);
+  MPI_Comm_size(c.group, &gsize);
+  const std::string path = test_path(rs, ranks, block, spec, c);
+  // Hints: the test's own, overridden by the block's Hint lines (which include global ones).
+  std::map<std::string, std::string> hints = spec.hints;
+  for (const auto &[k, v] : block.hints)
+    hints[k] = v;
+  if (trank == 0) {
+    result.file = path;
+    result.hints_requested = hints;
+  }
+  // Only the rank that creates a file decides whether it may (and later deletes it).
+  const bool owns_path =
+      spec.file == FileUse::FilePerProcess || (spec.file == FileUse::Shared && grank == 0);
+  const MPI_Comm open_comm = spec.file == FileUse::Shared ? c.group : MPI_COMM_SELF;
+  std::optional<Failure> failure;
+  const std::string where = "test " + std::to_string(index + 1) + " (" + spec.label + ")";
+  heartbeat_context("module " + mctx.module_name + ", " + where);
+  for (long rep = 0; rep < block.reps && !failure; ++rep) {
+    TestSpec running = spec; // every repetition starts from the declared test
+    TestContext tc(mctx, running);
+    tc.test_index = index;
+    tc.rep = static_cast<int>(rep);
+    tc.comm = c.group;
+    tc.rank = grank;
+    tc.size = gsize;
+    tc.group = c.group_index;
+    tc.groups = c.groups;
+    tc.file_path = path;
+    File file;
+    double open_t = 0, close_t = 0;
+    if (spec.file != FileUse::None) {
+      std::string err;
+      if (owns_path)
+        err = capture(where + ": TestFile", [&] { rs.files->claim(path); });
+      if ((failure = agree(c.all, err)))
+        break;
+      MPI_Barrier(c.all);
+      const double t0 = MPI_Wtime();
+      heartbeat("MPI_File_open");
+      err = capture(where + ": open", [&] { file = File(open_comm, path, spec.amode, Info(hints)); });
+      const double mine = MPI_Wtime() - t0;
+      MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
+      if ((failure = agree(c.all, err)))
+        break;
+      tc.file = file.get();
+      if (rep == 0) {
+        std::map<std::string, std::string> effect;
+        err = capture(where + ": MPI_File_get_info", [&] { effect = file.hints_in_effect(); });
+        if (trank == 0)
+          result.hints_in_effect = effect;
+        if ((failure = agree(c.all, err)))
+          break;
+      }
+    }
+    heartbeat("describe_test");
+    if ((failure =
+             agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); })))) {
+      tc.file = MPI_FILE_NULL;
+      file.reset();
+      capture("cleanup_test", [&] { module.cleanup_test(tc); });
+      break;
+    }
+    std::vector<PhaseTiming> timings;
+    for (size_t k = 0; k < running.phases.size() && !failure; ++k) {
+      LoopControls controls = loop_controls(block);
+      controls.listener = rs.listener;
+      // A phase after a stonewalled one that stopped early reads no further than it wrote.
+      if (k > 0 && timings.back().stonewalled && running.phases[k].time_budget_s <= 0)
+        controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
+                                          running.phases[k].work_units);
+      timings.push_back(run_phase(module, tc, c.all, static_cast<int>(k), mctx.sync_writes,
+                                  mctx.collective, controls));
+      failure = timings.back().failure;
+    }
+    if (failure) {
+      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
+      tc.file = MPI_FILE_NULL;
+      file.reset();
+      capture("cleanup_test", [&] { module.cleanup_test(tc); });
+      break;
+    }
+    if (spec.file != FileUse::None) {
+      MPI_Barrier(c.all);
+      const double t0 = MPI_Wtime();
+      heartbeat("MPI_File_close");
+      std::string err = capture(where + ": close", [&] { file.close(); });
+      const double mine = MPI_Wtime() - t0;
+      MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
+      if ((failure = agree(c.all, err)))
+        break;
+    }
+    tc.file = MPI_FILE_NULL;
+    heartbeat("cleanup_test");
+    if ((failure =
+             agree(c.all, capture(where + ": cleanup_test", [&] { module.cleanup_test(tc); }))))
+      break;
+    Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
+                                     static_cast<int>(rep), open_t, close_t);
+    if (trank == 0) {
+      result.comm = running.comm; // with any set_ops_per_unit of this repetition
+      result.reps.push_back(std::move(r));
+    }
+  }
+  // The harness deletes what it created (after every rank has closed it), unless the module
+  // keeps the file for a later test; kept files go after cleanup_module.
+  MPI_Barrier(c.all);
+  if (spec.file != FileUse::None && owns_path) {
+    if (spec.keep_file)
+      rs.kept.insert(path);
+    else
+      rs.files->release(path);
+  }
+  MPI_Barrier(c.all);
+  return failure;
+}
+
+} // namespace
+
+std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &module,
+                                const ModuleContext &mctx, const ModulePlan &plan, const TestSpec &spec, int index,
+                                TestResult &result) {
+  result.index = index;
+  result.label = spec.label;
+  result.buffer_size = spec.buffer_size;
+  result.header_offset = spec.header_offset;
+  result.file_use = spec.file;
+  result.params = spec.params;
+  result.comm = spec.comm;
+  result.procs = ranks.size;
+  result.timing_scope = timing_scope_name(loop_controls(*plan.block).scope);
+  result.stone_wall_s = plan.block->stone_wall;
+  const std::string problem = check_test(ranks, plan, spec);
+  if (!problem.empty())
+    return Failure{0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem};
+  GroupComms c = make_group_comms(ranks.comm, spec.groups);
+  result.procs = c.procs;
+  result.groups = c.groups;
+  std::optional<Failure> local;
+  int failed_rank = ranks.size; // the failing rank in the block (size: none)
+  if (c.all != MPI_COMM_NULL) {
+    local = run_reps(rs, ranks, module, mctx, *plan.block, spec, index, c, result);
+    if (local)
+      failed_rank = rank_in(c.all, local->rank, ranks.comm);
+  }
+  // Ranks idle in this test wait here for those that ran it, telling the watchdog they are
+  // alive (a test on some ranks may take long; a rank stuck in it has its own watchdog). The
+  // pause stays short: a block may have thousands of tests.
+  MPI_Request idle;
+  MPI_Ibarrier(ranks.comm, &idle);
+  wait_alive(idle, "waiting for the ranks in the test", std::chrono::microseconds(200));
+  int first = failed_rank;
+  MPI_Allreduce(&failed_rank, &first, 1, MPI_INT, MPI_MIN, ranks.comm);
+  auto agreed = agree(ranks.comm, local ? local->message : "");
+  if (agreed && first < ranks.size)
+    agreed->rank = first; // the rank that failed, not the lowest rank of the test
+  return agreed;
+}
+
+} // namespace pio::harness

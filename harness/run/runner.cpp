@@ -1,0 +1,183 @@
+// The harness: config -> plan -> load -> for each module block the seven-method lifecycle under
+// one timing method -> typed results -> reporters (pio-bench thesis §3.2-§3.3). run() reads as
+// its steps; each step is below.
+#include <optional>
+
+#include "config/config.hpp"
+#include "config/process_counts.hpp"
+#include "guard/process_guard.hpp"
+#include "guard/watchdog.hpp"
+#include "load/catalog.hpp"
+#include "plan/module_plan.hpp"
+#include "report/provenance.hpp"
+#include "report/results_file.hpp"
+#include "run/consensus.hpp"
+#include "run/default_reporters.hpp"
+#include "run/preflight.hpp"
+#include "run/run.hpp"
+#include "run/run_block.hpp"
+#include "run/run_state.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+/// What is decided before any I/O. Plans point into config and catalog: it is filled in place.
+struct Prepared {
+  Config config;
+  Catalog catalog;
+  std::vector<ModulePlan> plans;
+  std::string results_path;
+  bool overwrite = false;
+  bool keep = false;
+};
+
+/// Prints an error that stops the run before any I/O (rank 0) and returns exit code 2.
+RunOutcome stop_before_io(const RunOptions &options, const BlockRanks &run, const Failure &f) {
+  if (run.rank == 0)
+    *options.err << "pio-harness: error: " << f.message << "\n";
+  return RunOutcome{2, {}};
+}
+
+/// The config read and expanded for the run's size, the module objects found, every block
+/// resolved and its directives checked; the outputs decided. Agreed on every rank.
+std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks &run,
+                                     Prepared &p) {
+  const std::string err = capture("config", [&] {
+    p.config = parse_config(options.config_path);
+    expand_processes(p.config, run.size);
+    p.catalog = scan_modules(module_search_path(options.module_dirs, p.config));
+    p.plans = plan_modules(p.config, p.catalog);
+    if (p.config.modules.empty())
+      throw Error(p.config.path + " has no <ap_module> block",
+                  "add at least one module block; see docs/configuration.md");
+  });
+  if (auto f = agree(run.comm, err))
+    return f;
+  const GlobalConfig &g = p.config.global;
+  p.overwrite = options.overwrite || g.overwrite;
+  p.keep = options.keep_files || g.keep_files;
+  p.results_path = !options.results_path.empty() ? options.results_path
+                   : !g.results_file.empty()     ? g.results_file
+                                                 : "pio-results.json";
+  return std::nullopt;
+}
+
+/// The loader's warnings and the config's notes (rank 0).
+void print_notes(const RunOptions &options, const BlockRanks &run, const Prepared &p) {
+  if (run.rank != 0)
+    return;
+  for (const auto &w : module_warnings(p.catalog))
+    *options.err << "pio-harness: warning: " << w << "\n";
+  for (const auto &n : p.config.notes)
+    *options.err << "pio-harness: note: " << n << "\n";
+}
+
+/// Refuses an existing TestFile up front, before touching anything, and opens the reporters
+/// (rank 0): the default ones, which refuse an output file that is not ours, then the caller's.
+std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
+  std::string err;
+  if (rs.run.rank == 0) {
+    err = capture("config", [&] {
+      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale);
+      probe.check(p.config.global.test_file, rs.options->err);
+      for (const auto &b : p.config.modules)
+        if (!b.test_file.empty())
+          probe.check(b.test_file, rs.options->err);
+      if (rs.options->default_reporters) {
+        DefaultReporters d = make_reporters(*rs.options, p.config, p.results_path, p.overwrite);
+        rs.owned_reporters = std::move(d.reporters);
+        rs.listener = d.listener;
+      }
+      for (auto &r : rs.owned_reporters)
+        rs.reporters.push_back(r.get());
+      for (Reporter *r : rs.options->reporters)
+        rs.reporters.push_back(r);
+    });
+  }
+  return agree(rs.run.comm, err);
+}
+
+/// --check: the config is valid; nothing runs.
+RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Config &config) {
+  if (run.rank == 0)
+    *options.out << "pio-harness: " << config.path << ": the config is valid ("
+                 << config.modules.size() << " module block"
+                 << (config.modules.size() == 1 ? "" : "s")
+                 << ", each checked by its module); nothing was run (--check)\n";
+  return RunOutcome{0, {}};
+}
+
+/// The run's record (provenance, config) and the reporters' run_started.
+void start_run(RunState &rs, const Prepared &p) {
+  fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file, rs.result);
+  if (rs.run.rank != 0)
+    return;
+  rs.result.config_path = p.config.path;
+  rs.result.config_text = p.config.text;
+  fill_config_files(p.config.sources, rs.result);
+  rs.result.results_path = p.results_path;
+  rs.report([&](Reporter &r) { r.run_started(rs.result); });
+}
+
+/// Every block in order; a failed block does not stop the others, a module's DirectiveError
+/// does (what was measured is kept). Returns false after such a config error.
+bool run_blocks(RunState &rs, const std::vector<ModulePlan> &plans) {
+  for (size_t i = 0; i < plans.size(); ++i)
+    if (!run_block(rs, plans[i], static_cast<int>(i)))
+      return false; // the block's error is on the console already
+  return true;
+}
+
+/// The exit code, the reporters' run_finished and the typed run (rank 0); every rank returns
+/// the root's exit code.
+RunOutcome finish_run(RunState &rs, bool config_error) {
+  RunOutcome outcome;
+  outcome.exit_code = config_error ? 2 : rs.any_failure ? 1 : 0;
+  if (rs.run.rank == 0) {
+    rs.result.status = rs.any_failure ? "failed" : "complete";
+    rs.result.exit_code = outcome.exit_code;
+    if (!rs.report([&](Reporter &r) { r.run_finished(rs.result); }, "error")) {
+      *rs.options->err << "pio-harness: error: the results could not be written at the end of "
+                          "the run; the run is failed\n";
+      outcome.exit_code = 1;
+    }
+    outcome.run = std::move(rs.result);
+  }
+  MPI_Bcast(&outcome.exit_code, 1, MPI_INT, 0, rs.run.comm);
+  return outcome;
+}
+
+} // namespace
+
+RunOutcome run(const RunOptions &options, MPI_Comm comm) {
+  RunInProgress in_progress; // an exit() from here on is a failed run
+  RunState rs;
+  rs.options = &options;
+  rs.run.comm = comm;
+  MPI_Comm_rank(comm, &rs.run.rank);
+  MPI_Comm_size(comm, &rs.run.size);
+
+  Prepared p;
+  if (auto f = read_and_plan(options, rs.run, p))
+    return stop_before_io(options, rs.run, *f);
+  print_notes(options, rs.run, p);
+  rs.config = &p.config;
+  if (auto f = open_outputs(rs, p))
+    return stop_before_io(options, rs.run, *f);
+  // Every block's init_module, before any I/O (and in --check): a value only a module can
+  // judge stops the run here, with exit code 2, before the first block (preflight.hpp).
+  Watchdog watchdog(p.config.global.step_timeout, rs.run.rank);
+  if (auto f = preflight(comm, p.config, p.plans))
+    return stop_before_io(options, rs.run, *f);
+  if (options.check_only)
+    return report_valid(options, rs.run, p.config);
+
+  OwnedFiles files(p.overwrite, p.keep, options.clean_stale);
+  rs.files = &files;
+  start_run(rs, p);
+  const bool config_error = !run_blocks(rs, p.plans);
+  return finish_run(rs, config_error);
+}
+
+} // namespace pio::harness

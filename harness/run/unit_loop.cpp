@@ -1,0 +1,309 @@
+#include "run/unit_loop.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "guard/position.hpp"
+
+namespace pio::harness {
+
+const char *timing_scope_name(TimingScope scope) {
+  return scope == TimingScope::Phase ? "phase" : "unit";
+}
+
+TimingScope parse_timing_scope(const std::string &text) {
+  std::string t = text;
+  std::transform(t.begin(), t.end(), t.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (t == "unit")
+    return TimingScope::Unit;
+  if (t == "phase")
+    return TimingScope::Phase;
+  throw Error("unknown timing scope '" + text + "'", "write TimingScope unit or TimingScope phase");
+}
+
+const char *end_check_name(EndCheck check) {
+  return check == EndCheck::PerUnit ? "per_unit" : "batched";
+}
+
+std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double elapsed,
+                        double budget, std::int64_t max_units) {
+  if (elapsed >= budget || (max_units > 0 && done >= max_units))
+    return 0;
+  std::int64_t next = std::max<std::int64_t>(1, previous_batch * 2);
+  if (done > 0 && elapsed > 0) {
+    const double per_unit = elapsed / static_cast<double>(done);
+    const auto fits = static_cast<std::int64_t>(std::ceil((budget - elapsed) / per_unit));
+    next = std::min(next, std::max<std::int64_t>(1, fits));
+  }
+  if (max_units > 0)
+    next = std::min(next, max_units - done);
+  return next;
+}
+
+std::int64_t next_per_unit(std::int64_t done, double elapsed, double budget,
+                           std::int64_t max_units) {
+  if (max_units > 0 && done >= max_units)
+    return 0;
+  if (done <= 0)
+    return 1;
+  // b_eff_io 2.1: conti = (t + t_pat) * (r+1) / r <= Tp, after r calls.
+  const double predicted = elapsed * static_cast<double>(done + 1) / static_cast<double>(done);
+  return predicted <= budget ? 1 : 0;
+}
+
+std::int64_t next_units(EndCheck check, std::int64_t previous_batch, std::int64_t done,
+                        double elapsed, double budget, std::int64_t max_units) {
+  return check == EndCheck::PerUnit ? next_per_unit(done, elapsed, budget, max_units)
+                                    : next_batch(previous_batch, done, elapsed, budget, max_units);
+}
+
+std::int64_t stonewall_cap(std::int64_t prev_done, std::int64_t prev_declared,
+                           std::int64_t declared) {
+  if (prev_declared <= 0 || prev_done >= prev_declared || declared <= 0)
+    return 0;
+  // ceil(prev_done * declared / prev_declared), in integers (no overflow for sane counts).
+  const std::int64_t cap = (prev_done * declared + prev_declared - 1) / prev_declared;
+  return std::min(declared, std::max<std::int64_t>(cap, 0));
+}
+
+namespace {
+
+/// How a phase ends: by count, or by a budget (the module's, or the block's StoneWall).
+struct LoopSetup {
+  bool time_driven = false;
+  bool stonewalled = false;
+  std::int64_t max_units = 0; ///< time-driven: at most this many units (0 = none)
+};
+
+LoopSetup loop_setup(const Phase &phase, const LoopControls &c) {
+  LoopSetup s;
+  if (phase.time_budget_s > 0) {
+    s.time_driven = true;
+    s.max_units = phase.max_work_units;
+  } else if (c.stone_wall_s > 0 && phase.work_units > 0) {
+    s.time_driven = s.stonewalled = true;
+    s.max_units = c.unit_cap > 0 ? std::min(phase.work_units, c.unit_cap) : phase.work_units;
+  }
+  return s;
+}
+
+/// One call of work_unit, its clock readings and its error ("" = none).
+struct UnitWork {
+  double start = 0, own_end = 0;
+  std::int64_t moved = 0;
+  std::string error;
+};
+
+UnitWork work(Module &module, UnitContext &unit) {
+  UnitWork w;
+  w.start = MPI_Wtime();
+  try {
+    w.moved = module.work_unit(unit);
+    if (w.moved < 0) {
+      w.error = "work_unit: returned a negative byte count (" + std::to_string(w.moved) +
+                ") (fix: a bug in the module: work_unit returns the bytes it moved, 0 or more)";
+      w.moved = 0;
+    }
+  } catch (...) {
+    w.error = describe_current_exception("work_unit");
+  }
+  w.own_end = MPI_Wtime();
+  return w;
+}
+
+/// What run_phase's two loops share.
+struct Loop {
+  Module &module;
+  const Phase &phase;
+  MPI_Comm sync;
+  int sync_rank = 0;
+  LoopSetup setup;
+  const LoopControls &controls;
+  UnitContext unit;
+  double phase_start = 0;
+  PhaseTiming &t;
+
+  /// The budget now: a module may adjust its own before the first unit (Phase::time_budget_s).
+  double budget() const { return setup.stonewalled ? controls.stone_wall_s : phase.time_budget_s; }
+
+  /// The root decides from its clock (read after an agreement, which is a barrier) how many
+  /// units come next (0 = stop) and everyone follows (b_eff_io §5.4). Elapsed wall time, not the
+  /// timed part alone: a scheduled time covers the whole run, untimed steps included.
+  std::int64_t decide(std::int64_t batch) {
+    std::int64_t next = 0;
+    if (sync_rank == 0)
+      next = next_units(phase.end_check, batch, t.units, MPI_Wtime() - phase_start, budget(),
+                        setup.max_units);
+    MPI_Bcast(&next, 1, MPI_INT64_T, 0, sync);
+    return next;
+  }
+
+  bool more_by_count() const { return setup.time_driven || t.units < phase.work_units; }
+
+  void before(std::string &error) {
+    heartbeat("before_work_unit");
+    std::string e = capture("before_work_unit", [&] { module.before_work_unit(unit); });
+    if (error.empty())
+      error = e;
+  }
+  void after(std::string &error) {
+    heartbeat("after_work_unit");
+    std::string e = capture("after_work_unit", [&] { module.after_work_unit(unit); });
+    if (error.empty())
+      error = e;
+  }
+
+  void run_unit_scope();
+  void run_phase_scope();
+};
+
+void Loop::run_unit_scope() {
+  std::int64_t batch = 1, in_batch = 0;
+  while (more_by_count()) {
+    unit.unit = t.units;
+    std::string pending; // an error from before/after_work_unit on this rank
+    before(pending);
+    // B1: untimed; agreeing on errors is the barrier.
+    if ((t.failure = agree(sync, pending)))
+      return;
+
+    heartbeat("work_unit");
+    const UnitWork w = work(module, unit);
+    heartbeat_wait();
+    // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
+    int failed = w.error.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
+    const double end = MPI_Wtime();
+
+    t.aggregate_time += end - w.start;
+    t.own_time += w.own_end - w.start;
+    t.bytes += w.moved;
+    ++t.units;
+    if (controls.listener)
+      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes, t.aggregate_time);
+    if (any) {
+      t.failure = agree(sync, w.error);
+      return;
+    }
+    // Agreed at once (untimed): the next before_work_unit may hold collective calls.
+    after(pending);
+    if ((t.failure = agree(sync, pending)))
+      return;
+
+    if (setup.time_driven && ++in_batch == batch) {
+      const std::int64_t next = decide(batch);
+      if (next == 0)
+        return;
+      batch = next;
+      in_batch = 0;
+    }
+  }
+}
+
+// Phase scope: no synchronisation between units, so a failing rank cannot tell the others
+// before their next unit. It keeps making the loop's calls (hooks and work units, later errors
+// ignored) up to the next point where all ranks meet anyway (the end check of a time-driven
+// phase, or B2 after the last unit), so that no rank waits in a collective call of the module
+// that another rank skipped; there every rank learns of the first failure and the phase stops.
+void Loop::run_phase_scope() {
+  unit.unit = 0;
+  std::string error; // this rank's first error since the last agreement
+  before(error);
+  // B1, once: an agreement on errors, the barrier that starts the window.
+  if ((t.failure = agree(sync, error)))
+    return;
+  const double window_start = MPI_Wtime();
+  double window_end = window_start, hooks = 0;
+  std::int64_t batch = 1, in_batch = 0;
+  for (;;) {
+    unit.unit = t.units;
+    heartbeat("work_unit");
+    const UnitWork w = work(module, unit);
+    t.own_time += w.own_end - w.start;
+    t.bytes += w.moved;
+    ++t.units;
+    // The window so far on this rank's clock, as the aggregate time is known at the end only.
+    if (controls.listener)
+      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes,
+                                   w.own_end - window_start - hooks);
+    if (error.empty())
+      error = w.error;
+
+    bool last = !more_by_count(), decided = false;
+    if (setup.time_driven && ++in_batch == batch) {
+      heartbeat_wait();
+      // The end check: an agreement (a barrier that carries errors), then the root's decision.
+      if ((t.failure = agree(sync, error)))
+        return;
+      error.clear();
+      const std::int64_t next = decide(batch);
+      if (next == 0) {
+        last = decided = true;
+        window_end = MPI_Wtime();
+      } else {
+        batch = next;
+        in_batch = 0;
+      }
+    }
+    if (last) {
+      if (!decided) {
+        heartbeat_wait();
+        // B2, once: a barrier carrying one int ("did anything fail on any rank").
+        int failed = error.empty() ? 0 : 1, any = 0;
+        MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
+        window_end = MPI_Wtime();
+        if (any) {
+          t.failure = agree(sync, error);
+          return;
+        }
+      }
+      break;
+    }
+    // The hooks between two units are untimed: their time on the root leaves its window.
+    const double hooks_start = MPI_Wtime();
+    after(error);
+    unit.unit = t.units;
+    before(error);
+    hooks += MPI_Wtime() - hooks_start;
+  }
+  t.aggregate_time = window_end - window_start - hooks;
+  // The last unit's after_work_unit, outside the window, agreed at once.
+  std::string pending;
+  after(pending);
+  t.failure = agree(sync, pending);
+}
+
+} // namespace
+
+PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
+                      bool collective, const LoopControls &controls) {
+  const Phase &phase = test.spec().phases.at(static_cast<size_t>(phase_index));
+  PhaseTiming t;
+  Loop loop{module, phase, sync, 0, loop_setup(phase, controls), controls, UnitContext{}, 0, t};
+  MPI_Comm_rank(sync, &loop.sync_rank);
+  loop.unit.test = &test;
+  loop.unit.phase = phase_index;
+  loop.unit.units = loop.setup.time_driven && !loop.setup.stonewalled ? -1 : phase.work_units;
+  loop.unit.flush = flush;
+  loop.unit.collective = collective;
+  t.time_driven = loop.setup.time_driven;
+  t.stonewalled = loop.setup.stonewalled;
+  t.units_limit = loop.setup.max_units;
+  t.scope = controls.scope;
+
+  loop.phase_start = MPI_Wtime();
+  if (loop.more_by_count()) {
+    if (controls.scope == TimingScope::Phase)
+      loop.run_phase_scope();
+    else
+      loop.run_unit_scope();
+  }
+  t.budget = t.time_driven ? loop.budget() : 0;
+  t.elapsed = MPI_Wtime() - loop.phase_start;
+  return t;
+}
+
+} // namespace pio::harness

@@ -1,0 +1,92 @@
+#pragma once
+/// The timed loop over work units of one phase (docs/timing.md, pio-bench thesis §3.2.1 and
+/// Fig. 3.3).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/unit_listener.hpp"
+#include "run/consensus.hpp"
+#include "pio/module.hpp"
+
+namespace pio::harness {
+
+/// What the barriers of the timing method bracket (TimingScope, docs/timing.md).
+enum class TimingScope {
+  Unit,  ///< B1 and B2 around every work unit (pio-bench thesis §3.2.1, the default)
+  Phase, ///< one B1 before the first unit and one B2 after the last, as IOR and IMB time
+};
+
+/// "unit" or "phase".
+const char *timing_scope_name(TimingScope scope);
+/// TimingScope from "unit" / "phase" (any case); throws pio::Error otherwise.
+TimingScope parse_timing_scope(const std::string &text);
+/// "batched" or "per_unit".
+const char *end_check_name(EndCheck check);
+
+/// The block's measurement controls for one phase.
+struct LoopControls {
+  TimingScope scope = TimingScope::Unit; ///< TimingScope
+  /// StoneWall: a count-driven phase runs until this many seconds of wall time (0 = off), at
+  /// most its declared units; a phase that is already time-driven keeps its own budget.
+  double stone_wall_s = 0;
+  /// Under StoneWall: at most this many units (0 = none), from the phase before (stonewall_cap).
+  std::int64_t unit_cap = 0;
+  /// Told after every unit (rank 0's live progress); nullptr: nobody listens.
+  UnitListener *listener = nullptr;
+};
+
+/// What one phase measured.
+struct PhaseTiming {
+  std::int64_t units = 0;    ///< work units run
+  std::int64_t bytes = 0;    ///< bytes this rank moved (summed over ranks by the caller)
+  double aggregate_time = 0; ///< unit scope: sum over units of end-of-B1 to end-of-B2; phase
+                             ///< scope: end of B1 to end of B2 less the hooks (root's clock)
+  double own_time = 0;       ///< sum over units of this rank's own unit time (before B2)
+  double elapsed = 0;        ///< phase start to its last agreement, untimed parts included
+  bool time_driven = false;  ///< ran until a budget (the module's or StoneWall's)
+  bool stonewalled = false;  ///< made time-driven by StoneWall
+  TimingScope scope = TimingScope::Unit; ///< the scope it was timed in
+  double budget = 0;                     ///< the budget when time-driven
+  std::int64_t units_limit = 0;          ///< time-driven: the most units it could run (0 = none)
+  std::optional<Failure> failure;        ///< set on every rank if any rank failed in the phase
+};
+
+/// Runs the phase's work units; `sync` holds every rank taking part in the test (all its groups),
+/// over which the barriers and agreements run, while the module works on its group's test.comm.
+/// Unit scope, per unit: before_work_unit (untimed); B1 (an agreement on errors, a barrier);
+/// start clock; work_unit; note own end; B2 (a one-int allreduce: a barrier that also tells every
+/// rank whether any unit failed); stop clock; after_work_unit (untimed). Phase scope: B1 once,
+/// the units back to back, B2 once; errors are agreed at B2 and at the end checks of a
+/// time-driven phase (docs/timing.md). Count-driven phases run phase.work_units units;
+/// time-driven phases (the module's budget or the block's StoneWall) end by the phase's
+/// end_check, the root deciding from the phase's elapsed wall time (its clock, read after an
+/// agreement, untimed parts included, so time-driven phases fit a scheduled time) and
+/// broadcasting its decision.
+PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
+                      bool collective, const LoopControls &controls = {});
+
+/// Next batch size of a time-driven phase: doubles, but never past the units the remaining
+/// budget is expected to hold (at least 1); 0 when the budget is spent or max_units reached.
+std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double elapsed,
+                        double budget, std::int64_t max_units);
+
+/// b_eff_io 2.1's end rule, after every unit: 1 (one more unit) while the elapsed time predicted
+/// after it, elapsed * (done + 1) / done, stays within the budget and max_units (0 = none) is not
+/// reached, else 0. With done == 0 it is 1 (the first unit always runs).
+std::int64_t next_per_unit(std::int64_t done, double elapsed, double budget,
+                           std::int64_t max_units);
+
+/// The units a time-driven phase runs next by its end check (next_batch or next_per_unit).
+std::int64_t next_units(EndCheck check, std::int64_t previous_batch, std::int64_t done,
+                        double elapsed, double budget, std::int64_t max_units);
+
+/// StoneWall across the phases of a test: a phase after a stonewalled phase that stopped early
+/// runs at most the same fraction of its declared units, rounded up (a read of what the write
+/// before it wrote reads no further). prev_done of prev_declared units done; 0 = no cap.
+std::int64_t stonewall_cap(std::int64_t prev_done, std::int64_t prev_declared,
+                           std::int64_t declared);
+
+} // namespace pio::harness
