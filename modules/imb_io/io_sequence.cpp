@@ -1,164 +1,20 @@
-// The IMB 3.2 User Guide's IO methodology around one benchmark: process counts (§5.1.2.2), the
-// active processes and their file (§5.2.2, §5.2.3.2), the view (§5.2.3.4), I/O lengths and
-// n_sample (§5.2.4.2, §5.2.8: MSGSPERSAMPLE for reads and aggregate writes, MSGS_NONAGGR for
-// non-aggregate writes and Open_Close), the blocking sample (§5.2.8.2, Figure 12) and the
-// non-blocking one with t_pure, t_CPU and t_ovrl (§4.2.5, §5.2.8.3).
+// The IMB 3.2 User Guide's IO methodology around one benchmark, its sequencing: the view
+// (§5.2.3.4), the blocking sample (§5.2.8.2, Figure 12), the non-blocking one with t_pure, t_CPU
+// and t_ovrl (§4.2.5, §5.2.8.3), the run-time limit (§5.1.2.6) and the check of the last read.
+// The plan is io_plan.cpp, the calls io_calls.cpp.
 #include "io_module.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <cstring>
-
+#include "pio/io/mpiio.hpp"
 #include "schedule.hpp"
 
 namespace imb::io {
-
-namespace {
-
-bool is_write(const Benchmark &b) { return b.action == Action::Write; }
-
-} // namespace
-
-std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
-  // IMB-IO's standard values (settings_io.h, §5.2.1): MAXMSGLOG 24, MSGSPERSAMPLE 50,
-  // MSGS_NONAGGR 10, OVERALL_VOL 16 MB, SECS_PER_SAMPLE 10. No warm-up (§5.2.6 is MPI1 and EXT
-  // only), no off_cache.
-  std::vector<pio::DirectiveSpec> d;
-  for (auto s : imb::directives()) {
-    if (s.name == "MaxMsgLog")
-      s.default_value = "24";
-    else if (s.name == "MsgsPerSample")
-      s.default_value = "50";
-    else if (s.name == "OverallVolume")
-      s.default_value = "16M";
-    else if (s.name == "WarmUp" || s.name == "OffCache" || s.name == "CacheLineSize" ||
-             s.name == "RootShift" || s.name == "ReduceScatter" || s.name == "BufferAlignment")
-      continue;
-    d.push_back(std::move(s));
-  }
-  d.push_back(pio::DirectiveSpec{"MsgsNonAggr", pio::DirectiveType::Integer, "10",
-                                 "MSGS_NONAGGR: transfers per sample of non-aggregate writes and "
-                                 "Open_Close (§5.2.1, §5.2.8)"}
-                  .at_least(1));
-  if (is_write(b) && !b.nonblocking)
-    d.push_back(pio::DirectiveSpec{"Mode",
-                                   pio::DirectiveType::Text,
-                                   "aggregate",
-                                   "aggregate: M = n_sample writes per completion; "
-                                   "non-aggregate: M = 1 (§4.2.2.2)",
-                                   {"aggregate", "non-aggregate"}});
-  if (b.nonblocking)
-    d.push_back(pio::DirectiveSpec{"TargetCpuSecs", pio::DirectiveType::Real, "0.01",
-                                   "TARGET_CPU_SECS: seconds of CPU exploit per transfer "
-                                   "(§4.2.5.1, §5.2.8.3)"}
-                    .between(1e-6, 10));
-  return d;
-}
-
-std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) {
-  cfg_ = read_config(ctx.settings);
-  verify_ = ctx.verify;
-  hints_ = ctx.hints;
-  if (ctx.settings.has("Mode") && ctx.settings.text("Mode") == "non-aggregate")
-    mode_ = Mode::NonAggregate;
-  if (ctx.settings.has("TargetCpuSecs"))
-    target_cpu_s_ = ctx.settings.real("TargetCpuSecs");
-  const bool single = b_.cls == Class::Single, none = b_.action == Action::None;
-  // Reads and aggregate writes: MSGSPERSAMPLE; non-aggregate writes and Open_Close: MSGS_NONAGGR.
-  const std::int64_t count = none || (is_write(b_) && mode_ == Mode::NonAggregate)
-                                 ? ctx.settings.integer("MsgsNonAggr")
-                                 : cfg_.msgs_per_sample;
-  const std::vector<int> counts =
-      single ? std::vector<int>{1} : process_counts(ctx.size, cfg_.np_min, false);
-  const std::vector<std::int64_t> lengths = none ? std::vector<std::int64_t>{0} : cfg_.lengths;
-  std::vector<pio::TestSpec> tests;
-  for (int np : counts) {
-    const pio::RankGroups groups = single ? pio::RankGroups::first(1)
-                                          : rank_groups(ctx.size, np, cfg_.multi, cfg_.px, cfg_.py);
-    // A colour list shorter than the run leaves the ranks past its end out (RankGroups::first).
-    const auto r = static_cast<size_t>(ctx.rank);
-    const bool in = r < groups.color.size() && groups.color[r] >= 0;
-    MPI_Comm all = MPI_COMM_NULL;
-    pio::mpi_check(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all),
-                   "MPI_Comm_split");
-    participants_[np] = all;
-    const int ngroups = *std::max_element(groups.color.begin(), groups.color.end()) + 1;
-    for (std::int64_t x : lengths) {
-      const std::int64_t n = none ? count : sample_count(x, count, cfg_.overall_vol);
-      pio::TestSpec s;
-      s.label = b_.name + " np" + std::to_string(np) + (none ? "" : " " + pio::format_size(x));
-      s.buffer_size = x;
-      s.file = none                          ? pio::FileUse::None
-               : b_.pos == Positioning::Priv ? pio::FileUse::FilePerProcess
-                                             : pio::FileUse::Shared;
-      s.amode = MPI_MODE_CREATE | MPI_MODE_RDWR;
-      // §5.2.3.2: the file is prepared once per benchmark, before its message lengths, and each
-      // length writes it from the start; so does this one (a fresh file per length made every
-      // write on tmpfs allocate its pages: 1.3-1.7x IMB's t at 1-4 MiB on /dev/shm).
-      s.keep_file = !none;
-      s.groups = groups;
-      s.phases[0].work_units = 1;
-      s.comm = pio::CommSemantics{n, 1.0, x, 1.0, none ? pio::Report::Latency : pio::Report::Both};
-      s.params = {{"benchmark", b_.name},
-                  {"np", std::to_string(np)},
-                  {"msg_bytes", std::to_string(x)},
-                  {"n_sample", std::to_string(n)},
-                  {"mbytes_unit", cfg_.mbytes_unit}};
-      // IMB prints "MODE: AGGREGATE" for reads and non-blocking benchmarks too (their one mode:
-      // no completion step, or aggregate only, §4.2.5); Open_Close has none.
-      if (!none)
-        s.params["mode"] = mode_ == Mode::Aggregate ? "aggregate" : "non-aggregate";
-      if (cfg_.multi)
-        s.params["multi_outflag"] = std::to_string(cfg_.outflag);
-      if (ngroups > 1)
-        s.params["group_ranks"] = group_members(groups, cfg_.px, cfg_.py);
-      if (b_.nonblocking)
-        s.params["target_cpu_secs"] = std::to_string(target_cpu_s_);
-      tests.push_back(std::move(s));
-    }
-  }
-  if (b_.nonblocking && !ctx.validate_only) // the pre-flight check skips the calibration
-    t_cpu_ = cpu_.calibrate(target_cpu_s_);
-  return tests;
-}
-
-void IoModule::fill_file() {
-  // As IMB_init_file prepares a file for input: one process writes the whole file from the
-  // start in pieces of 1 MiB (untimed, before the view is set: offsets in bytes). Writing it
-  // per transfer from every rank, as pio did before, made the reads on ext4 1.1-1.3x slower
-  // than IMB's (docs/imb.md). Each byte is what transfer j of the rank whose portion holds it
-  // finds there; a private file holds its own rank's portion n times.
-  const bool priv = b_.pos == Positioning::Priv;
-  const std::int64_t total = priv ? n_ * portion_.length : n_ * x_;
-  if (priv || rank_ == 0) {
-    constexpr std::int64_t piece = 1 << 20;
-    std::vector<char> data(static_cast<size_t>(std::min(piece, total)));
-    for (std::int64_t at = 0; at < total; at += piece) {
-      const std::int64_t len = std::min(piece, total - at);
-      for (std::int64_t k = 0; k < len; ++k)
-        data[static_cast<size_t>(k)] =
-            priv ? data_byte(rank_, (at + k) % portion_.length) : file_byte(np_, x_, at + k);
-      pio::mpi_check(MPI_File_write_at(fh_, at, data.data(), static_cast<int>(len), MPI_BYTE,
-                                       MPI_STATUS_IGNORE),
-                     "MPI_File_write_at");
-    }
-  }
-  // IMB closes the prepared file (IMB_init_file): no MPI_File_sync. Syncing here made the
-  // reads that follow 1.17x slower on ext4 (pages written back, docs/imb.md), so only a
-  // verified run, which needs every process's data visible to the others under MPI's
-  // consistency rules (MPI-3.1 §13.6.1), syncs; otherwise a barrier orders the preparation
-  // before the reads.
-  if (verify_)
-    complete();
-  else if (!priv)
-    pio::mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
-}
 
 void IoModule::describe_test(pio::TestContext &test) {
   comm_ = test.comm;
   rank_ = test.rank;
   np_ = test.size;
   fh_ = test.file;
+  io_ = std::make_unique<pio::io::MpiIo>(test.file);
   test_index_ = test.test_index;
   x_ = test.spec().comm->message_bytes;
   n_ = test.spec().comm->ops_per_unit;
@@ -216,103 +72,9 @@ void IoModule::describe_test(pio::TestContext &test) {
   }
 }
 
-void IoModule::rewind() {
-  if (b_.pos == Positioning::Shared)
-    pio::mpi_check(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET), "MPI_File_seek_shared");
-  else if (b_.pos != Positioning::Expl)
-    pio::mpi_check(MPI_File_seek(fh_, 0, MPI_SEEK_SET), "MPI_File_seek");
-}
-
 void IoModule::before_work_unit(pio::UnitContext &) {
   if (b_.action != Action::None)
     rewind();
-}
-
-void IoModule::transfer(std::int64_t j) {
-  const int len = static_cast<int>(portion_.length);
-  const bool coll = b_.cls == Class::Collective;
-  char *buf = buf_.at(0);
-  const MPI_Offset off = file_offset(b_.pos, portion_, x_, j);
-  MPI_Status st;
-  if (is_write(b_)) {
-    switch (b_.pos) {
-    case Positioning::Indv:
-    case Positioning::Priv:
-      pio::mpi_check(coll ? MPI_File_write_all(fh_, buf, len, MPI_BYTE, &st)
-                          : MPI_File_write(fh_, buf, len, MPI_BYTE, &st),
-                     "MPI_File_write");
-      break;
-    case Positioning::Expl:
-      pio::mpi_check(coll ? MPI_File_write_at_all(fh_, off, buf, len, MPI_BYTE, &st)
-                          : MPI_File_write_at(fh_, off, buf, len, MPI_BYTE, &st),
-                     "MPI_File_write_at");
-      break;
-    case Positioning::Shared:
-      pio::mpi_check(coll ? MPI_File_write_ordered(fh_, buf, len, MPI_BYTE, &st)
-                          : MPI_File_write_shared(fh_, buf, len, MPI_BYTE, &st),
-                     "MPI_File_write_shared");
-      break;
-    }
-  } else {
-    switch (b_.pos) {
-    case Positioning::Indv:
-    case Positioning::Priv:
-      pio::mpi_check(coll ? MPI_File_read_all(fh_, buf, len, MPI_BYTE, &st)
-                          : MPI_File_read(fh_, buf, len, MPI_BYTE, &st),
-                     "MPI_File_read");
-      break;
-    case Positioning::Expl:
-      pio::mpi_check(coll ? MPI_File_read_at_all(fh_, off, buf, len, MPI_BYTE, &st)
-                          : MPI_File_read_at(fh_, off, buf, len, MPI_BYTE, &st),
-                     "MPI_File_read_at");
-      break;
-    case Positioning::Shared:
-      pio::mpi_check(coll ? MPI_File_read_ordered(fh_, buf, len, MPI_BYTE, &st)
-                          : MPI_File_read_shared(fh_, buf, len, MPI_BYTE, &st),
-                     "MPI_File_read_shared");
-      break;
-    }
-  }
-}
-
-void IoModule::start(std::int64_t j, MPI_Request *req) {
-  const int len = static_cast<int>(portion_.length);
-  char *buf = buf_.at(0);
-  const MPI_Offset off = file_offset(b_.pos, portion_, x_, j);
-  if (b_.cls == Class::Collective) { // split collectives: begin here, end after the exploit
-    if (is_write(b_))
-      pio::mpi_check(
-          b_.pos == Positioning::Expl ? MPI_File_write_at_all_begin(fh_, off, buf, len, MPI_BYTE)
-          : b_.pos == Positioning::Shared ? MPI_File_write_ordered_begin(fh_, buf, len, MPI_BYTE)
-                                          : MPI_File_write_all_begin(fh_, buf, len, MPI_BYTE),
-          "MPI_File_write_*_begin");
-    else
-      pio::mpi_check(
-          b_.pos == Positioning::Expl     ? MPI_File_read_at_all_begin(fh_, off, buf, len, MPI_BYTE)
-          : b_.pos == Positioning::Shared ? MPI_File_read_ordered_begin(fh_, buf, len, MPI_BYTE)
-                                          : MPI_File_read_all_begin(fh_, buf, len, MPI_BYTE),
-          "MPI_File_read_*_begin");
-    return;
-  }
-  if (is_write(b_))
-    pio::mpi_check(
-        b_.pos == Positioning::Expl     ? MPI_File_iwrite_at(fh_, off, buf, len, MPI_BYTE, req)
-        : b_.pos == Positioning::Shared ? MPI_File_iwrite_shared(fh_, buf, len, MPI_BYTE, req)
-                                        : MPI_File_iwrite(fh_, buf, len, MPI_BYTE, req),
-        "MPI_File_iwrite*");
-  else
-    pio::mpi_check(
-        b_.pos == Positioning::Expl     ? MPI_File_iread_at(fh_, off, buf, len, MPI_BYTE, req)
-        : b_.pos == Positioning::Shared ? MPI_File_iread_shared(fh_, buf, len, MPI_BYTE, req)
-                                        : MPI_File_iread(fh_, buf, len, MPI_BYTE, req),
-        "MPI_File_iread*");
-}
-
-void IoModule::complete() {
-  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
-  if (b_.pos != Positioning::Priv) // a private file's communicator is MPI_COMM_SELF
-    pio::mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
-  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
 }
 
 void IoModule::blocking_sample(std::int64_t n) {
@@ -332,45 +94,20 @@ void IoModule::overlapped_sample() {
   // §4.2.5 (aggregate only): split collectives: begin, exploit CPU, end, per transfer;
   // otherwise all n transfers started, n exploit periods, then wait for all of them.
   if (b_.cls == Class::Collective) {
-    MPI_Status st;
     for (std::int64_t j = 0; j < n_; ++j) {
-      start(j, nullptr);
+      start(j);
       cpu_.run();
-      char *buf = buf_.at(0);
-      if (is_write(b_))
-        pio::mpi_check(b_.pos == Positioning::Expl     ? MPI_File_write_at_all_end(fh_, buf, &st)
-                       : b_.pos == Positioning::Shared ? MPI_File_write_ordered_end(fh_, buf, &st)
-                                                       : MPI_File_write_all_end(fh_, buf, &st),
-                       "MPI_File_write_*_end");
-      else
-        pio::mpi_check(b_.pos == Positioning::Expl     ? MPI_File_read_at_all_end(fh_, buf, &st)
-                       : b_.pos == Positioning::Shared ? MPI_File_read_ordered_end(fh_, buf, &st)
-                                                       : MPI_File_read_all_end(fh_, buf, &st),
-                       "MPI_File_read_*_end");
+      finish(j);
     }
   } else {
     for (std::int64_t j = 0; j < n_; ++j)
-      start(j, &reqs_[static_cast<size_t>(j)]);
+      start(j);
     for (std::int64_t j = 0; j < n_; ++j)
       cpu_.run();
-    pio::mpi_check(MPI_Waitall(static_cast<int>(n_), reqs_.data(), MPI_STATUSES_IGNORE),
-                   "MPI_Waitall");
+    wait_all();
   }
   if (is_write(b_))
     complete();
-}
-
-void IoModule::open_close(std::int64_t n) {
-  // Figure 19: open, write 1 byte, close, n_sample times (the file the harness gave none of).
-  pio::Info info(hints_);
-  for (std::int64_t i = 0; i < n; ++i) {
-    MPI_File f = MPI_FILE_NULL;
-    pio::mpi_check(
-        MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
-        "MPI_File_open");
-    pio::mpi_check(MPI_File_write(f, buf_.at(0), 1, MPI_BYTE, MPI_STATUS_IGNORE), "MPI_File_write");
-    pio::mpi_check(MPI_File_close(&f), "MPI_File_close");
-  }
 }
 
 double IoModule::timed_sample(std::int64_t n) {
@@ -455,6 +192,7 @@ void IoModule::cleanup_test(pio::TestContext &) {
   reqs_.clear();
   view_.reset();
   buf_ = imb::Region{};
+  io_.reset();
   fh_ = MPI_FILE_NULL;
 }
 
@@ -463,37 +201,6 @@ void IoModule::cleanup_module(const pio::ModuleContext &) {
     if (c != MPI_COMM_NULL)
       MPI_Comm_free(&c);
   participants_.clear();
-}
-
-std::pair<double, double> IoModule::pure_and_cpu(int test_index) const {
-  auto it = pure_cpu_.find(test_index);
-  return it == pure_cpu_.end() ? std::pair<double, double>{0, 0} : it->second;
-}
-
-std::optional<pio::Figure> IoModule::figure(const pio::ModuleResult &results) {
-  if (!b_.nonblocking)
-    return std::nullopt;
-  // §4.2.5.2: t_ovrl, t_pure, t_CPU and the overlap (*) per I/O size; the Mflop/s of t_CPU.
-  pio::Figure f;
-  f.name = b_.name + " overlap";
-  f.values.push_back({"cpu_exploit", cpu_.mflops(), "Mflop/s"});
-  pio::FigureTable t{
-      "overlap",
-      {"#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]", "overlap[%]"},
-      {}};
-  for (const auto &test : results.tests) {
-    if (!test.summary.op)
-      continue;
-    const auto [pure, cpu] = pure_and_cpu(test.index);
-    const double ovrl = test.summary.op->t_max_us * 1e-6;
-    t.rows.push_back({test.buffer_size, test.comm ? test.comm->ops_per_unit : 0, ovrl * 1e6,
-                      pure * 1e6, cpu * 1e6, 100.0 * overlap(pure, cpu, ovrl)});
-  }
-  f.tables.push_back(std::move(t));
-  f.notes.push_back("overlap = (t_pure + t_CPU - t_ovrl) / min(t_pure, t_CPU) (IMB 3.2 User "
-                    "Guide §4.2.5.2); t_pure is the blocking sample just before, t_CPU the "
-                    "exploit alone");
-  return f;
 }
 
 } // namespace imb::io
