@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "imb_module.hpp"
+#include "mpi1_kernels.hpp"
 #include "imb_reporter.hpp"
 #include "measure.hpp"
 
