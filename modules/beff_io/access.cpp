@@ -6,7 +6,7 @@
 #include "pio/io/mpiio.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 std::int64_t pattern_base(int type, int size, const std::vector<Pattern> &patterns,
                           const std::vector<std::int64_t> &write_units, size_t index) {
@@ -60,8 +60,8 @@ io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std:
   t.direction = write ? io::Direction::Write : io::Direction::Read;
   t.positioning = access.call == Call::Ordered ? io::Positioning::SharedPointer
                                                : io::Positioning::IndividualPointer;
-  t.coordination =
-      access.call == Call::Independent ? io::Coordination::Independent : io::Coordination::Collective;
+  t.coordination = access.call == Call::Independent ? io::Coordination::Independent
+                                                    : io::Coordination::Collective;
   t.buffer = buf;
   t.count = static_cast<int>(bytes);
   t.datatype = MPI_BYTE;
@@ -79,4 +79,4 @@ void transfer(io::Interface &io, const io::Transfer &t, int number) {
               "using it?");
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

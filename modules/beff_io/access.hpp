@@ -13,7 +13,7 @@
 #include "pio/mpi_handles.hpp"
 #include "pio/test_spec.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// Which MPI-IO call a pattern type makes per unit.
 enum class Call {
@@ -100,4 +100,4 @@ io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std:
 /// Makes t through the seam; a short read is an error naming pattern `number`.
 void transfer(io::Interface &io, const io::Transfer &t, int number);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

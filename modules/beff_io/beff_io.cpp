@@ -22,7 +22,7 @@
 #include "plan.hpp"
 #include "schedule.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 /// What the initial write left in one pattern type's file, for the rewrite and the read after
@@ -487,6 +487,6 @@ ModuleInfo beff_io_info() {
 }
 
 } // namespace
-} // namespace pio::beff
+} // namespace pio::beff_io
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::beff::beff_io_info()})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::beff_io::beff_io_info()})

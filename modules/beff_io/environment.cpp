@@ -12,7 +12,7 @@
 #include "pio/mpi_handles.hpp"
 #include "plan.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 /// The directory a file is (to be) created in.
@@ -173,4 +173,4 @@ Environment probe_environment(const ModuleContext &ctx, const std::vector<int> &
   return env;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io
