@@ -25,12 +25,14 @@ void clear_calls() { log().clear(); }
 
 extern "C" {
 
-int MPI_File_write_at(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Status *s) {
+int MPI_File_write_at(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d,
+                      MPI_Status *s) {
   note("MPI_File_write_at");
   return PMPI_File_write_at(f, o, b, n, d, s);
 }
 
-int MPI_File_write_at_all(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Status *s) {
+int MPI_File_write_at_all(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d,
+                          MPI_Status *s) {
   note("MPI_File_write_at_all");
   return PMPI_File_write_at_all(f, o, b, n, d, s);
 }
@@ -55,12 +57,14 @@ int MPI_File_write_ordered(MPI_File f, const void *b, int n, MPI_Datatype d, MPI
   return PMPI_File_write_ordered(f, b, n, d, s);
 }
 
-int MPI_File_iwrite_at(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Request *r) {
+int MPI_File_iwrite_at(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d,
+                       MPI_Request *r) {
   note("MPI_File_iwrite_at");
   return PMPI_File_iwrite_at(f, o, b, n, d, r);
 }
 
-int MPI_File_iwrite_at_all(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d, MPI_Request *r) {
+int MPI_File_iwrite_at_all(MPI_File f, MPI_Offset o, const void *b, int n, MPI_Datatype d,
+                           MPI_Request *r) {
   note("MPI_File_iwrite_at_all");
   return PMPI_File_iwrite_at_all(f, o, b, n, d, r);
 }
@@ -145,7 +149,8 @@ int MPI_File_iread_at(MPI_File f, MPI_Offset o, void *b, int n, MPI_Datatype d, 
   return PMPI_File_iread_at(f, o, b, n, d, r);
 }
 
-int MPI_File_iread_at_all(MPI_File f, MPI_Offset o, void *b, int n, MPI_Datatype d, MPI_Request *r) {
+int MPI_File_iread_at_all(MPI_File f, MPI_Offset o, void *b, int n, MPI_Datatype d,
+                          MPI_Request *r) {
   note("MPI_File_iread_at_all");
   return PMPI_File_iread_at_all(f, o, b, n, d, r);
 }

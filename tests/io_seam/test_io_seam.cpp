@@ -149,9 +149,8 @@ TEST_CASE("every MPI-IO transfer through the seam moves the expected bytes with 
           t.positioning = pos;
           t.coordination = coord;
           t.completion = comp;
-          const std::string what = std::string(io::to_string(comp)) + " " +
-                                   io::to_string(coord) + " " + io::to_string(dirn) + " on the " +
-                                   io::to_string(pos);
+          const std::string what = std::string(io::to_string(comp)) + " " + io::to_string(coord) +
+                                   " " + io::to_string(dirn) + " on the " + io::to_string(pos);
           INFO(what);
           const std::string path = dir.file("case" + std::to_string(c));
           MPI_File f = open_file(path);
@@ -192,8 +191,8 @@ TEST_CASE("every MPI-IO transfer through the seam moves the expected bytes with 
               std::vector<std::uint8_t> all(static_cast<size_t>(total));
               for (std::int64_t k = 0; k < total; ++k)
                 all[static_cast<size_t>(k)] = byte_at(k, c);
-              pio::mpi_check(MPI_File_write_at(f, 0, all.data(), static_cast<int>(total),
-                                               MPI_BYTE, MPI_STATUS_IGNORE),
+              pio::mpi_check(MPI_File_write_at(f, 0, all.data(), static_cast<int>(total), MPI_BYTE,
+                                               MPI_STATUS_IGNORE),
                              "MPI_File_write_at");
             }
             sync_all(f);

@@ -52,13 +52,13 @@ struct Extent {
 /// One transfer. Memory is `count` elements of `datatype` at `buffer`; for MPI-IO the file side
 /// is whatever view the caller set (etype and filetype), positioned as `positioning` says.
 struct Transfer {
-  Direction direction = Direction::Write;                   ///< read or write
-  Positioning positioning = Positioning::ExplicitOffset;    ///< where it starts
-  Coordination coordination = Coordination::Independent;   ///< alone or with every rank
-  Completion completion = Completion::Blocking;             ///< when it is done
-  void *buffer = nullptr;                                   ///< memory (written from, read into)
-  int count = 0;                                            ///< elements of datatype
-  MPI_Datatype datatype = MPI_BYTE;                         ///< memory layout of one element
+  Direction direction = Direction::Write;                ///< read or write
+  Positioning positioning = Positioning::ExplicitOffset; ///< where it starts
+  Coordination coordination = Coordination::Independent; ///< alone or with every rank
+  Completion completion = Completion::Blocking;          ///< when it is done
+  void *buffer = nullptr;                                ///< memory (written from, read into)
+  int count = 0;                                         ///< elements of datatype
+  MPI_Datatype datatype = MPI_BYTE;                      ///< memory layout of one element
   MPI_Offset offset = 0;          ///< ExplicitOffset: in etypes of the view (bytes without one)
   MPI_Request *request = nullptr; ///< NonBlocking: where the started request goes
   bool count_moved = false;       ///< report the elements actually moved (else `count` is assumed)
