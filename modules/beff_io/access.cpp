@@ -3,9 +3,10 @@
 
 #include <string>
 
+#include "pio/io/mpiio.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 std::int64_t pattern_base(int type, int size, const std::vector<Pattern> &patterns,
                           const std::vector<std::int64_t> &write_units, size_t index) {
@@ -54,38 +55,28 @@ void rewind_pattern(MPI_File file, const TypeAccess &access, const Placement &at
               "MPI_File_seek");
 }
 
-void transfer(MPI_File file, const TypeAccess &access, bool write, void *buf, std::int64_t bytes,
-              int number) {
-  const int count = static_cast<int>(bytes);
-  MPI_Status st;
-  int rc = MPI_SUCCESS;
-  const char *call = "";
-  switch (access.call) {
-  case Call::Collective:
-    call = write ? "MPI_File_write_all" : "MPI_File_read_all";
-    rc = write ? MPI_File_write_all(file, buf, count, MPI_BYTE, &st)
-               : MPI_File_read_all(file, buf, count, MPI_BYTE, &st);
-    break;
-  case Call::Ordered:
-    call = write ? "MPI_File_write_ordered" : "MPI_File_read_ordered";
-    rc = write ? MPI_File_write_ordered(file, buf, count, MPI_BYTE, &st)
-               : MPI_File_read_ordered(file, buf, count, MPI_BYTE, &st);
-    break;
-  case Call::Independent:
-    call = write ? "MPI_File_write" : "MPI_File_read";
-    rc = write ? MPI_File_write(file, buf, count, MPI_BYTE, &st)
-               : MPI_File_read(file, buf, count, MPI_BYTE, &st);
-  }
-  mpi_check(rc, call);
-  if (write)
-    return;
-  int got = 0;
-  MPI_Get_count(&st, MPI_BYTE, &got);
-  if (got != count)
-    throw Error(std::string(call) + " read " + std::to_string(got) + " of " +
-                    std::to_string(count) + " bytes (pattern " + std::to_string(number) + ")",
-                "the file is shorter than the initial write left it; is another program "
-                "using it?");
+io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std::int64_t bytes) {
+  io::Transfer t;
+  t.direction = write ? io::Direction::Write : io::Direction::Read;
+  t.positioning = access.call == Call::Ordered ? io::Positioning::SharedPointer
+                                               : io::Positioning::IndividualPointer;
+  t.coordination = access.call == Call::Independent ? io::Coordination::Independent
+                                                    : io::Coordination::Collective;
+  t.buffer = buf;
+  t.count = static_cast<int>(bytes);
+  t.datatype = MPI_BYTE;
+  t.count_moved = !write; // a short read is an error
+  return t;
 }
 
-} // namespace pio::beff
+void transfer(io::Interface &io, const io::Transfer &t, int number) {
+  const std::int64_t got = io.start(t);
+  if (t.direction == io::Direction::Write || got == t.count)
+    return;
+  throw Error(std::string(io::MpiIo::call_name(t)) + " read " + std::to_string(got) + " of " +
+                  std::to_string(t.count) + " bytes (pattern " + std::to_string(number) + ")",
+              "the file is shorter than the initial write left it; is another program "
+              "using it?");
+}
+
+} // namespace pio::beff_io

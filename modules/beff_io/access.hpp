@@ -1,7 +1,7 @@
 #pragma once
 /// How each b_eff_io pattern type places and moves its bytes (b_eff_io paper §5.1, Table 2,
-/// Fig. 1): the per-type access table, the file offsets of every piece (MPI-free), and the
-/// MPI-IO calls that position and access.
+/// Fig. 1): the per-type access table, the file offsets of every piece (MPI-free), the MPI-IO
+/// calls that position, and the transfer each unit hands to the I/O seam.
 
 #include <mpi.h>
 
@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "beff_math.hpp"
+#include "pio/io/interface.hpp"
 #include "pio/mpi_handles.hpp"
 #include "pio/test_spec.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// Which MPI-IO call a pattern type makes per unit.
 enum class Call {
@@ -93,9 +94,10 @@ void start_pattern(MPI_File file, const TypeAccess &access, const Placement &at,
                    Datatype &filetype);
 /// Positions the file pointer at the start of pattern p for this rank.
 void rewind_pattern(MPI_File file, const TypeAccess &access, const Placement &at, const Pattern &p);
-/// Writes or reads `bytes` of buf with the type's call; a short read is an error naming
-/// pattern `number`.
-void transfer(MPI_File file, const TypeAccess &access, bool write, void *buf, std::int64_t bytes,
-              int number);
+/// The transfer of one unit: `bytes` of buf written or read with the type's positioning and
+/// coordination (blocking, MPI_BYTE; reads count what they got). Built untimed.
+io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std::int64_t bytes);
+/// Makes t through the seam; a short read is an error naming pattern `number`.
+void transfer(io::Interface &io, const io::Transfer &t, int number);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

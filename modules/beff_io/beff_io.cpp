@@ -17,11 +17,12 @@
 #include "environment.hpp"
 #include "figure.hpp"
 #include "hints.hpp"
+#include "pio/io/mpiio.hpp"
 #include "pio/pio.hpp"
 #include "plan.hpp"
 #include "schedule.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 /// What the initial write left in one pattern type's file, for the rewrite and the read after
@@ -80,6 +81,7 @@ private:
   const TestPlan *cur_ = nullptr;
   TypeFile *file_state_ = nullptr;
   TestContext *test_ = nullptr;
+  std::unique_ptr<io::Interface> io_; ///< the I/O seam over the test's file
   TypeAccess access_;
   Placement at_;
   std::vector<std::int64_t> done_;  ///< per phase: calls run so far
@@ -251,6 +253,7 @@ void BeffIo::describe_test(TestContext &test) {
   cur_ = &plan_.tests.at(static_cast<size_t>(test.test_index));
   file_state_ = &files_[{cur_->procs, cur_->type}];
   test_ = &test;
+  io_ = std::make_unique<io::MpiIo>(test.file);
   if (test.rank == 0)
     schedule_.start(cur_->procs, MPI_Wtime());
   done_.assign(cur_->phases.size(), 0);
@@ -333,9 +336,10 @@ std::int64_t BeffIo::work_unit(UnitContext &unit) {
   }
   const std::int64_t bytes = unit_bytes(at_, pattern(d));
   const std::int64_t calls = calls_[static_cast<size_t>(unit.phase)];
+  const io::Transfer t =
+      unit_transfer(access_, cur_->method != Method::Read, buffer_.data(), bytes);
   for (std::int64_t c = 0; c < calls; ++c)
-    transfer(test_->file, access_, cur_->method != Method::Read, buffer_.data(), bytes,
-             pattern(d).number);
+    transfer(*io_, t, pattern(d).number);
   return bytes * calls;
 }
 
@@ -389,6 +393,7 @@ void BeffIo::after_work_unit(UnitContext &unit) {
 
 void BeffIo::cleanup_test(TestContext &test) {
   filetype_.reset();
+  io_.reset();
   if (cur_ && test.rank == 0 && schedule_.started(cur_->procs))
     facts_.wall_time_s[cur_->procs] = schedule_.elapsed(cur_->procs, MPI_Wtime());
 }
@@ -482,6 +487,6 @@ ModuleInfo beff_io_info() {
 }
 
 } // namespace
-} // namespace pio::beff
+} // namespace pio::beff_io
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::beff::beff_io_info()})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{pio::beff_io::beff_io_info()})

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 const char *definition_name(Definition d) {
   return d == Definition::Original ? "original" : "paper";
@@ -137,4 +137,4 @@ std::string phase_label(Method m, const Pattern &p, bool sync) {
          (sync ? std::string("sync") : p.chunk);
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 inline constexpr std::int64_t kKiB = 1024;             ///< 1 kB as b_eff_io uses it
 inline constexpr std::int64_t kMiB = 1024 * kKiB;      ///< 1 MB as b_eff_io uses it
@@ -72,4 +72,4 @@ double original_partition_beff(double write_rewrite, double read);
 /// module keeps what each phase is in its plan and never reads a label back.
 std::string phase_label(Method m, const Pattern &p, bool sync);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

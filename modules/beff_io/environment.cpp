@@ -8,10 +8,11 @@
 #include <algorithm>
 #include <fstream>
 
+#include "pio/io/mpiio.hpp"
 #include "pio/mpi_handles.hpp"
 #include "plan.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 /// The directory a file is (to be) created in.
@@ -103,7 +104,17 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
       MPI_File_open(ctx.comm, probe.c_str(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh),
       ("MPI_File_open(\"" + probe + "\") for the shared file pointer probe").c_str());
   char byte = 0;
-  bad = MPI_File_write_ordered(fh, &byte, 1, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+  io::Transfer one;
+  one.positioning = io::Positioning::SharedPointer;
+  one.coordination = io::Coordination::Collective; // MPI_File_write_ordered
+  one.buffer = &byte;
+  one.count = 1;
+  try {
+    io::MpiIo(fh).start(one);
+    bad = 0;
+  } catch (const MpiError &) {
+    bad = 1;
+  }
   if (!bad)
     bad = MPI_File_seek_shared(fh, 0, MPI_SEEK_SET) != MPI_SUCCESS;
   MPI_File_close(&fh);
@@ -162,4 +173,4 @@ Environment probe_environment(const ModuleContext &ctx, const std::vector<int> &
   return env;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

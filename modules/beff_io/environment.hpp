@@ -10,7 +10,7 @@
 
 #include "pio/context.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// What the probe found (the same on every rank).
 struct Environment {
@@ -31,4 +31,4 @@ std::int64_t free_space_of(const std::string &path);
 Environment probe_environment(const ModuleContext &ctx, const std::vector<int> &partitions,
                               bool type1);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

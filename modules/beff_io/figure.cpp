@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 const char *const kTypeNames[kPatternTypes] = {"scatter", "shared", "separate", "segmented",
@@ -292,4 +292,4 @@ Figure make_figure(const std::vector<FigureTest> &tests, const FigureFacts &fact
   return fig;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -12,7 +12,7 @@
 #include "beff_math.hpp"
 #include "pio/results.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// What one phase of a test is.
 struct FigurePhase {
@@ -62,4 +62,4 @@ double phase_time(Definition d, const PhaseResult &phase);
 Figure make_figure(const std::vector<FigureTest> &tests, const FigureFacts &facts,
                    const ModuleResult &results);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -5,7 +5,7 @@
 
 #include "pio/error.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 /// Splits "a:b:c" into its parts.
@@ -68,4 +68,4 @@ std::string describe_chunk_hints(const std::map<std::string, Hints> &by_chunk) {
   return s;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

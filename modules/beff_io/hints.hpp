@@ -9,7 +9,7 @@
 
 #include "beff_math.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// key -> value.
 using Hints = std::map<std::string, std::string>;
@@ -32,4 +32,4 @@ std::map<std::string, Hints> chunk_hints_for(int type, const std::vector<Pattern
 /// "CHUNK:key=value ..." for the results' params.
 std::string describe_chunk_hints(const std::map<std::string, Hints> &by_chunk);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

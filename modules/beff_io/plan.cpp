@@ -8,7 +8,7 @@
 #include "pio/mpi_handles.hpp"
 #include "schedule.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 namespace {
 
 const char *const kTypeTitles[kPatternTypes] = {
@@ -275,4 +275,4 @@ Plan make_plan(const PlanInput &in) {
   return plan;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -15,7 +15,7 @@
 #include "hints.hpp"
 #include "pio/test_spec.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// What the plan is made from: the module's directives and what the environment probe found.
 struct PlanInput {
@@ -117,4 +117,4 @@ std::vector<int> partitions_of(int processes, const std::vector<std::int64_t> &l
 /// Makes the plan; throws pio::Error if a partition exceeds the processes or nothing is selected.
 Plan make_plan(const PlanInput &in);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 double pattern_budget(double scheduled_time, int units, int sum_units) {
   if (sum_units <= 0)
@@ -130,4 +130,4 @@ Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pat
   return seg;
 }
 
-} // namespace pio::beff
+} // namespace pio::beff_io

@@ -11,7 +11,7 @@
 
 #include "beff_math.hpp"
 
-namespace pio::beff {
+namespace pio::beff_io {
 
 /// Scheduled time of one pattern's loop: T/3 * U/ΣU (§5.1, §5.4).
 double pattern_budget(double scheduled_time, int units, int sum_units);
@@ -96,4 +96,4 @@ Segment size_segment(const std::vector<Pattern> &patterns, const std::vector<Pat
                      const std::map<int, std::int64_t> &measured, std::int64_t fixed_units,
                      Definition definition, const std::vector<std::int64_t> &cap);
 
-} // namespace pio::beff
+} // namespace pio::beff_io

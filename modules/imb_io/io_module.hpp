@@ -2,19 +2,26 @@
 /// One IMB-IO benchmark as a pio module (IMB 3.2 User Guide §4.2.4, §4.2.5, §5): the harness
 /// opens the file (§5.2.3.2: common file on the active processes, a private one per process for
 /// _priv), the module sets the view (§5.2.3.4), and a work unit is one sample of n_sample
-/// elementary transfers with the Write benchmarks' completion (§4.2.2.2).
+/// elementary transfers with the Write benchmarks' completion (§4.2.2.2). Its plan is
+/// io_plan.cpp, its calls (all through the I/O seam) io_calls.cpp, its sequencing
+/// io_sequence.cpp, its overlap table io_figure.cpp.
 
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "buffers.hpp"
 #include "cpu_exploit.hpp"
 #include "layout.hpp"
+#include "pio/io/interface.hpp"
 #include "pio/module.hpp"
 #include "pio/mpi_handles.hpp"
 #include "settings.hpp"
 
 namespace imb::io {
+
+/// Whether b writes.
+inline bool is_write(const Benchmark &b) { return b.action == Action::Write; }
 
 /// Aggregate: M = n_sample writes, then the completion; non-aggregate: M = 1 (§4.2.2.2.2).
 enum class Mode { Aggregate, NonAggregate };
@@ -42,10 +49,16 @@ public:
   std::pair<double, double> pure_and_cpu(int test_index) const;
 
 private:
+  /// Elementary transfer j as the seam takes it, completed `how`.
+  pio::io::Transfer elementary(std::int64_t j, pio::io::Completion how);
   /// Elementary transfer j (§5.2.8: the pure MPI_File_write_XX / read_XX call).
   void transfer(std::int64_t j);
-  /// Starts non-blocking transfer j into req (split collectives: begin only).
-  void start(std::int64_t j, MPI_Request *req);
+  /// Starts non-blocking transfer j into reqs_[j] (split collectives: the begin only).
+  void start(std::int64_t j);
+  /// Ends split collective transfer j.
+  void finish(std::int64_t j);
+  /// Waits for the n_sample non-blocking transfers started.
+  void wait_all();
   /// Assures completion of writes: MPI_File_sync / MPI_Barrier / MPI_File_sync (§4.2.2.2.1).
   void complete();
   /// One blocking sample of n transfers.
@@ -74,6 +87,7 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL; ///< the active processes of the test
   int rank_ = 0, np_ = 1;
   MPI_File fh_ = MPI_FILE_NULL;
+  std::unique_ptr<pio::io::Interface> io_; ///< the I/O seam over fh_
   std::int64_t x_ = 0, n_ = 1;
   Portion portion_;
   imb::Region buf_; ///< the transfer buffer, from MPI_Alloc_mem as IMB's (IMB_v_alloc)

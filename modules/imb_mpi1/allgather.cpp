@@ -1,6 +1,6 @@
 // Allgather (IMB 3.2 User Guide §3.3.4.4): every rank inputs X bytes (MPI_BYTE) and receives
 // the gathered X * np bytes, block p from rank p. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

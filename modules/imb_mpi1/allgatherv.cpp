@@ -1,6 +1,6 @@
 // Allgatherv (IMB 3.2 User Guide §3.3.4.5): Allgather through MPI_Allgatherv with X bytes from
 // every rank at displacement p X, to show the overhead of the more general call. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,6 +1,6 @@
 // Allreduce (IMB 3.2 User Guide §3.3.4.3): MPI_Allreduce of L = X / sizeof(float) floats
 // (MPI_FLOAT, MPI_SUM). Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

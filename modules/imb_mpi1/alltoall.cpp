@@ -1,6 +1,6 @@
 // Alltoall (IMB 3.2 User Guide §3.3.4.10): every rank inputs X * np bytes (MPI_BYTE), X for
 // each rank, and receives X * np bytes, X from each rank. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,6 +1,6 @@
 // Alltoallv (IMB 3.2 User Guide §3.3.4.11): Alltoall through MPI_Alltoallv, X bytes to and from
 // every rank at displacements p X. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,5 +1,5 @@
 // Barrier (IMB 3.2 User Guide §3.3.4.13): MPI_Barrier. Bare time, no message length.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

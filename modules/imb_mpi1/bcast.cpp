@@ -1,7 +1,7 @@
 // Bcast (IMB 3.2 User Guide §3.3.4.12): the root broadcasts X bytes (MPI_BYTE) to all; the root
 // is i % np in iteration i. The root sends from its send buffer, the others receive into their
 // receive buffer, so the root's data is never overwritten. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,7 +1,7 @@
 // Exchange (IMB 3.2 User Guide §3.3.3.2): a periodic chain; each rank MPI_Isends X bytes to the
 // right and X bytes to the left from separate buffers, MPI_Recvs X bytes from the left and then
 // from the right, MPI_Waitall. time = Δt, throughput 4X / time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

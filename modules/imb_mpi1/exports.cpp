@@ -1,6 +1,7 @@
 // The IMB-MPI1 family's shared object: the 17 kernels of the IMB 3.2 User Guide §3.2, each a
 // module named imb_<kernel> with IMB's name as its title.
 #include "imb_module.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace {
 

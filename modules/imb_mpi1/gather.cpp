@@ -1,6 +1,6 @@
 // Gather (IMB 3.2 User Guide §3.3.4.8): every rank inputs X bytes (MPI_BYTE); the root receives
 // X * np bytes, block p from rank p. The root is i % np in iteration i. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

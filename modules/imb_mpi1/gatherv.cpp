@@ -1,6 +1,6 @@
 // Gatherv (IMB 3.2 User Guide §3.3.4.9): Gather through MPI_Gatherv, X bytes from rank p at
 // displacement p X of the root's buffer. The root is i % np in iteration i. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,6 +1,6 @@
 // PingPing (IMB 3.2 User Guide §3.3.2.2): both ranks MPI_Isend X bytes to each other at once,
 // MPI_Recv the oncoming message, MPI_Wait. time = Δt, throughput X / time (one message).
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

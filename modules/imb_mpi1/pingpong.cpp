@@ -1,6 +1,6 @@
 // PingPong (IMB 3.2 User Guide §3.3.2.1): rank 0 sends X bytes to rank 1 (MPI_Send), which
 // receives them (MPI_Recv) and sends X bytes back. time = Δt / 2, throughput X / time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,6 +1,6 @@
 // Reduce (IMB 3.2 User Guide §3.3.4.1): MPI_Reduce of L = X / sizeof(float) floats (MPI_FLOAT,
 // MPI_SUM) to the root, which is i % np in iteration i. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

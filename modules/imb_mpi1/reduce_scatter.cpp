@@ -2,7 +2,7 @@
 // floats (MPI_FLOAT, MPI_SUM), the L results split as evenly as possible: with L = r np + s,
 // ranks below s get r + 1, the others r. Bare time. (IMB 2019 and later give every rank L
 // results of an np L vector instead: ReduceScatter block.)
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

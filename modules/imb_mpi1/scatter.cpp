@@ -1,6 +1,6 @@
 // Scatter (IMB 3.2 User Guide §3.3.4.6): the root inputs X * np bytes (MPI_BYTE), X for each
 // rank; every rank receives X bytes. The root is i % np in iteration i. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -1,6 +1,6 @@
 // Scatterv (IMB 3.2 User Guide §3.3.4.7): Scatter through MPI_Scatterv, X bytes for rank p at
 // displacement p X of the root's buffer. The root is i % np in iteration i. Bare time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

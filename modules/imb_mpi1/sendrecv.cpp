@@ -1,6 +1,6 @@
 // Sendrecv (IMB 3.2 User Guide §3.3.3.1): a periodic chain; each rank sends X bytes to the right
 // and receives X bytes from the left in one MPI_Sendrecv. time = Δt, throughput 2X / time.
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 
 namespace imb {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 #include "mpi_test.hpp"
 
 using namespace imb;

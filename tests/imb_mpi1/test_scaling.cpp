@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "imb_module.hpp"
+#include "mpi1_kernels.hpp"
 #include "report/imb_reporter.hpp"
 #include "run/measure.hpp"
 

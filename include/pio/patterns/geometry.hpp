@@ -6,15 +6,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "pio/io/transfer.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace pio::patterns {
 
-/// A contiguous run of bytes in the file.
-struct Extent {
-  std::int64_t offset = 0; ///< file offset in bytes
-  std::int64_t length = 0; ///< bytes
-};
+/// A contiguous run of bytes in the file (the I/O seam's extent: what a unit covers is what its
+/// transfers carry).
+using Extent = io::Extent;
 
 /// A file view for one unit: the unit's bytes are the first bytes seen through the view.
 struct FileView {

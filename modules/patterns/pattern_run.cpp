@@ -81,9 +81,17 @@ PageBytes PatternModule::Run::read_back() const {
   std::int64_t pos = 0;
   for (const auto &e : extents) {
     Datatype t = contiguous_bytes(e.length);
-    if (e.length > 0)
-      mpi_check(MPI_File_read_at(file, e.offset, data.data() + pos, 1, t.get(), MPI_STATUS_IGNORE),
-                "MPI_File_read_at");
+    if (e.length > 0) {
+      io::Transfer r;
+      r.direction = io::Direction::Read;
+      r.buffer = data.data() + pos;
+      r.count = 1;
+      r.datatype = t.get();
+      r.offset = e.offset;
+      r.extents = &e;
+      r.extent_count = 1;
+      io->start(r);
+    }
     pos += e.length;
   }
   return data;
@@ -139,41 +147,43 @@ void PatternModule::Run::sized(PageBytes &v, std::int64_t n) const {
     v.resize(static_cast<size_t>(n));
 }
 
-void PatternModule::Run::io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count,
-                               MPI_Datatype t) {
-  MPI_Status *st = MPI_STATUS_IGNORE;
-  if (write && collective)
-    mpi_check(MPI_File_write_at_all(file, off, ptr, count, t, st), "MPI_File_write_at_all");
-  else if (write)
-    mpi_check(MPI_File_write_at(file, off, ptr, count, t, st), "MPI_File_write_at");
-  else if (collective)
-    mpi_check(MPI_File_read_at_all(file, off, ptr, count, t, st), "MPI_File_read_at_all");
-  else
-    mpi_check(MPI_File_read_at(file, off, ptr, count, t, st), "MPI_File_read_at");
-}
-
 void PatternModule::Run::io_run(bool write, bool collective, MPI_Offset off, void *ptr,
-                                std::int64_t n, const Datatype &type) {
-  if (type.get() != MPI_DATATYPE_NULL)
-    io_at(write, collective, off, ptr, 1, type.get());
-  else
-    io_at(write, collective, off, ptr, static_cast<int>(n), MPI_BYTE);
+                                std::int64_t n, const Datatype &type, const Extent *covers,
+                                std::size_t count) {
+  io::Transfer t;
+  t.direction = write ? io::Direction::Write : io::Direction::Read;
+  t.positioning = io::Positioning::ExplicitOffset;
+  t.coordination = collective ? io::Coordination::Collective : io::Coordination::Independent;
+  t.buffer = ptr;
+  t.offset = off;
+  if (type.get() != MPI_DATATYPE_NULL) {
+    t.count = 1;
+    t.datatype = type.get();
+  } else {
+    t.count = static_cast<int>(n);
+    t.datatype = MPI_BYTE;
+  }
+  t.extents = covers;
+  t.extent_count = count;
+  io->start(t);
 }
 
 void PatternModule::Run::transfer(bool write, bool collective) {
   if (use_view) {
     if (collective || bytes > 0)
-      io_run(write, collective, 0, io_buffer(), bytes, memtype);
+      io_run(write, collective, 0, io_buffer(), bytes, memtype, extents.data(), extents.size());
     return;
   }
   const auto mine = static_cast<std::int64_t>(pieces.size());
   const std::int64_t calls = collective ? max_pieces : mine;
   for (std::int64_t i = 0; i < calls; ++i) {
     if (i < mine) {
-      const Piece &p = pieces[static_cast<size_t>(i)];
-      io_run(write, collective, p.offset, stream.data() + p.stream_pos, p.length, p.large);
+      const auto k = static_cast<size_t>(i);
+      const Piece &p = pieces[k];
+      io_run(write, collective, p.offset, stream.data() + p.stream_pos, p.length, p.large,
+             &extents[k], 1);
     } else {
-      io_at(write, collective, 0, stream.data(), 0, MPI_BYTE);
+      io_run(write, collective, 0, stream.data(), 0, Datatype(), nullptr, 0);
     }
   }
 }

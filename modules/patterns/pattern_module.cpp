@@ -8,6 +8,7 @@
 
 #include "layout_trace.hpp"
 #include "pattern_run.hpp"
+#include "pio/io/mpiio.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
 
@@ -71,6 +72,7 @@ void PatternModule::describe_test(TestContext &test) {
                                                             : declared.geometry;
   r.mode = mode_;
   r.file = test.file;
+  r.io = std::make_unique<io::MpiIo>(test.file);
   r.comm = test.comm;
   r.rank = test.rank;
   r.verify = test.module->verify;
@@ -112,10 +114,16 @@ void PatternModule::describe_test(TestContext &test) {
       for (const auto &e : r.extents) {
         stamp_fill(r.stream.data() + pos, e.length, r.rank, e.offset, 0);
         Datatype t = contiguous_bytes(e.length);
-        if (e.length > 0)
-          mpi_check(MPI_File_write_at(r.file, e.offset, r.stream.data() + pos, 1, t.get(),
-                                      MPI_STATUS_IGNORE),
-                    "MPI_File_write_at");
+        if (e.length > 0) {
+          io::Transfer w;
+          w.buffer = r.stream.data() + pos;
+          w.count = 1;
+          w.datatype = t.get();
+          w.offset = e.offset;
+          w.extents = &e;
+          w.extent_count = 1;
+          r.io->start(w);
+        }
         pos += e.length;
       }
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the pattern engine: the per-test state of PatternModule and the I/O of one unit
-// (stamping, views, datatypes, the MPI-IO calls, verification). Not installed.
+// (stamping, views, datatypes, the transfers through the I/O seam, verification). Not installed.
 
 #include <cstdint>
 #include <memory>
@@ -8,6 +8,7 @@
 
 #include <boost/align/aligned_allocator.hpp>
 
+#include "pio/io/interface.hpp"
 #include "pio/patterns/pattern_module.hpp"
 
 namespace pio::patterns {
@@ -30,6 +31,7 @@ struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
   MPI_File file = MPI_FILE_NULL;
+  std::unique_ptr<io::Interface> io; // the I/O seam over `file`: every transfer goes through it
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;  // ranks of the test
@@ -46,7 +48,7 @@ struct PatternModule::Run {
   Datatype memtype;            // view mode: the memory datatype (count 1); empty when
                                // memory is `bytes` contiguous bytes up to INT_MAX
   bool noncontiguous_memory = false;
-  std::vector<Piece> pieces; // no-view mode
+  std::vector<Piece> pieces; // no-view mode (piece i is extents[i])
   Datatype empty_view;       // view for a rank with nothing to do in a unit
 
   /// The buffer the MPI-IO calls use: the memory buffer or the stream.
@@ -77,13 +79,11 @@ struct PatternModule::Run {
   /// Resizes v to n bytes, zeroed when Verify is on (a check then reads every byte).
   void sized(PageBytes &v, std::int64_t n) const;
 
-  /// One explicit-offset MPI-IO call: read or write, independent or collective.
-  void io_at(bool write, bool collective, MPI_Offset off, void *ptr, int count, MPI_Datatype t);
-
-  /// io_at of n bytes at ptr: one `type` when it is set (non-contiguous memory, or above
-  /// INT_MAX), else n MPI_BYTEs.
+  /// One blocking explicit-offset transfer through the seam: n bytes at ptr as one `type` when
+  /// it is set (non-contiguous memory, or above INT_MAX), else n MPI_BYTEs; `covers` the file
+  /// extents it moves (count entries).
   void io_run(bool write, bool collective, MPI_Offset off, void *ptr, std::int64_t n,
-              const Datatype &type);
+              const Datatype &type, const Extent *covers, std::size_t count);
 
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
   /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
