@@ -11,7 +11,7 @@
 
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio {
 

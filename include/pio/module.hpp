@@ -12,7 +12,7 @@
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
 #include "pio/results.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 #include "pio/version.hpp"
 
 namespace pio {

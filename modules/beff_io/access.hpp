@@ -10,7 +10,7 @@
 
 #include "beff_math.hpp"
 #include "pio/mpi_handles.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio::beff {
 

@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "pio/mpi_handles.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace imb {
 
