@@ -20,6 +20,20 @@ enum class FileUse {
   FilePerProcess, ///< one file per rank ("<TestFile>.<rank>"), opened on MPI_COMM_SELF
 };
 
+/// The one spelling of a FileUse wherever it is written as text (results JSON and CSV `file_use`,
+/// the layout trace's `file`, module params): "none", "shared", "file-per-process".
+inline const char *to_string(FileUse f) {
+  switch (f) {
+  case FileUse::None:
+    return "none";
+  case FileUse::Shared:
+    return "shared";
+  case FileUse::FilePerProcess:
+    return "file-per-process";
+  }
+  return "?";
+}
+
 /// How a time-driven phase decides when to stop (docs/timing.md).
 enum class EndCheck {
   /// Units in geometric batches (1, 2, 4, ...); after each batch the root compares the elapsed
