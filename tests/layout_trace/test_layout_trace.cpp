@@ -237,7 +237,7 @@ TEST_CASE("layout trace: a test's file use is one text in the trace, the JSON an
        dir.file("seq")},
       {"simple_strided", "write", false, true,
        "  BufferSizes 1K\n  StripSize 1K\n  WorkUnits 2\n" + traced, dir.file("strided")}};
-  harness::RunOptions options;
+  pio::harness::RunOptions options;
   options.csv_path = dir.file("file-use.csv");
   const auto ran = run_config_with(dir, "file-use", config_text(dir, blocks), options);
   INFO(ran.out << ran.err);
