@@ -26,18 +26,6 @@ std::string number(double v) {
   return buf;
 }
 
-const char *file_use_name(FileUse use) {
-  switch (use) {
-  case FileUse::None:
-    return "none";
-  case FileUse::Shared:
-    return "shared";
-  case FileUse::FilePerProcess:
-    return "file_per_process";
-  }
-  return "";
-}
-
 bool fixed_column(const std::string &name) {
   return std::find(kIdColumns.begin(), kIdColumns.end(), name) != kIdColumns.end() ||
          std::find(kMeasureColumns.begin(), kMeasureColumns.end(), name) != kMeasureColumns.end();
@@ -124,7 +112,7 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
   base["header_offset"] = std::to_string(test.header_offset);
   base["procs"] = std::to_string(test.procs);
   base["groups"] = std::to_string(test.groups);
-  base["file_use"] = file_use_name(test.file_use);
+  base["file_use"] = to_string(test.file_use);
   base["timing_scope"] = test.timing_scope;
   base["stone_wall_s"] = number(test.stone_wall_s);
   base["test_started"] = test.started;

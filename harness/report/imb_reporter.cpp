@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <vector>
 
 namespace pio::harness {
@@ -18,37 +17,24 @@ enum class Layout {
   RangeSync, ///< #repetitions t_min t_max t_avg
 };
 
-std::string param(const TestResult &test, const char *key) {
-  auto it = test.params.find(key);
-  return it == test.params.end() ? std::string() : it->second;
-}
+const ImbTable &table_of(const TestResult &test) { return test.comm->table; }
 
 std::string benchmark_name(const ModuleResult &block, const TestResult &test) {
-  const std::string name = param(test, "benchmark");
-  return name.empty() ? block.module : name;
+  const std::string &title = table_of(test).title;
+  return title.empty() ? block.module : title;
 }
 
 /// IMB -multi 1 (outflag 1): every group's row, with a Group column (IMB_output.c, group_mode 1).
-bool every_group(const TestResult &test) { return param(test, "multi_outflag") == "1"; }
+bool every_group(const TestResult &test) { return table_of(test).rows == GroupRows::Each; }
 
-/// Single transfers by IMB's own classification (IMB 3.2 User Guide §3.3.1 and §4.2.1 Table 2).
-bool single_transfer(const std::string &name) {
-  static const std::vector<std::string> names = {"PingPong",   "PingPing",  "Unidir_Get",
-                                                 "Unidir_Put", "Bidir_Get", "Bidir_Put"};
-  for (const auto &n : names)
-    if (name == n)
-      return true;
-  return name.rfind("S_", 0) == 0;
-}
-
-Layout layout(const std::string &name, const TestResult &test) {
+Layout layout(const TestResult &test) {
+  const ImbTable &t = table_of(test);
   if (test.comm->report == Report::Latency)
-    return name == "Barrier" || name == "Open_Close" ? Layout::RangeSync : Layout::Range;
+    return t.bytes == BytesColumn::None ? Layout::RangeSync : Layout::Range;
   // IMB shows a single transfer's t = t_max alone, except under -multi 0, where it is the spread
   // over all groups' ranks (§6, Sample 2: Multi-PingPing); -multi 1 shows each group's t.
-  const std::string outflag = param(test, "multi_outflag");
-  const bool spread = outflag.empty() ? test.groups > 1 : outflag == "0";
-  return single_transfer(name) && !spread ? Layout::Time : Layout::RangeBw;
+  const bool spread = t.rows == GroupRows::Auto ? test.groups > 1 : t.rows == GroupRows::Worst;
+  return t.time == TimeColumns::Single && !spread ? Layout::Time : Layout::RangeBw;
 }
 
 std::vector<std::string> columns(Layout l, bool groups) {
@@ -92,19 +78,14 @@ std::string text(const std::string &s) {
 }
 
 /// IMB's "# Group  0:     0    1" lines (IMB_show_procids): each group's world ranks, 16 a line.
-/// `ranks` is the module's "group_ranks" parameter: groups separated by ';', ranks by spaces.
-void print_group_ranks(std::ostream &out, const std::string &ranks) {
-  std::istringstream groups(ranks);
-  std::string members;
-  for (int g = 0; std::getline(groups, members, ';'); ++g) {
+void print_group_ranks(std::ostream &out, const std::vector<std::vector<int>> &groups) {
+  for (size_t g = 0; g < groups.size(); ++g) {
     char head[32];
-    std::snprintf(head, sizeof head, "# Group  %d: ", g);
+    std::snprintf(head, sizeof head, "# Group  %zu: ", g);
     out << head;
-    std::istringstream in(members);
-    int rank = 0;
-    for (int k = 0; in >> rank; ++k) {
+    for (size_t k = 0; k < groups[g].size(); ++k) {
       char cell[16];
-      std::snprintf(cell, sizeof cell, " %4d", rank);
+      std::snprintf(cell, sizeof cell, " %4d", groups[g][k]);
       out << (k > 0 && k % 16 == 0 ? "\n# " : "") << cell;
     }
     out << "\n#\n";
@@ -113,12 +94,20 @@ void print_group_ranks(std::ostream &out, const std::string &ranks) {
 
 /// IMB-EXT's and IMB-IO's "MODE: AGGREGATE" / "MODE: NON-AGGREGATE" (IMB 3.2 User Guide §6).
 std::string mode_line(const TestResult &test) {
-  const std::string mode = param(test, "mode");
-  if (mode == "aggregate")
+  switch (table_of(test).mode) {
+  case TableMode::Aggregate:
     return "#\n#    MODE: AGGREGATE\n#\n";
-  if (mode == "non-aggregate")
+  case TableMode::NonAggregate:
     return "#\n#    MODE: NON-AGGREGATE\n#\n";
+  case TableMode::None:
+    break;
+  }
   return "";
+}
+
+/// Mbytes/sec in the table's unit: the results keep MiB/s (2^20 B/s).
+double mbytes_in_unit(const TestResult &test, double mib_per_s) {
+  return mib_per_s * (table_of(test).unit == MbytesUnit::MB ? 1.048576 : 1.0);
 }
 
 void print_header(std::ostream &out, const RunResult &run, const std::string &name,
@@ -131,7 +120,7 @@ void print_header(std::ostream &out, const RunResult &run, const std::string &na
     out << "# Benchmarking Multi-" << name << "\n";
     out << "# ( " << groups << " groups of " << per_group
         << " processes each running simultaneous )\n";
-    print_group_ranks(out, param(test, "group_ranks"));
+    print_group_ranks(out, table_of(test).group_ranks);
   } else {
     out << "# Benchmarking " << name << "\n";
     out << "# #processes = " << test.procs << "\n";
@@ -141,9 +130,9 @@ void print_header(std::ostream &out, const RunResult &run, const std::string &na
     out << "# ( " << idle << " additional process" << (idle == 1 ? "" : "es")
         << " waiting in MPI_Barrier)\n";
   // The unit of Mbytes/sec when the module states it (IMB 3.2: 2^20 B/s; IMB 2019+: 10^6 B/s).
-  const std::string unit = param(test, "mbytes_unit");
-  if (!unit.empty() && cols.back() == "Mbytes/sec")
-    out << "# Mbytes/sec = " << (unit == "MB" ? "10^6" : "2^20") << " bytes/sec\n";
+  const MbytesUnit unit = table_of(test).unit;
+  if (unit != MbytesUnit::Unstated && cols.back() == "Mbytes/sec")
+    out << "# Mbytes/sec = " << (unit == MbytesUnit::MB ? "10^6" : "2^20") << " bytes/sec\n";
   out << line << mode_line(test);
   for (const auto &c : cols)
     out << text(c);
@@ -152,8 +141,7 @@ void print_header(std::ostream &out, const RunResult &run, const std::string &na
 
 /// One row of the table: `op`'s times in layout l (without the Group column).
 std::string row(Layout l, const TestResult &test, const OpTimes &op) {
-  // The results keep MiB/s; a module asking for IMB 2019+'s unit gets 10^6 B/s here.
-  const double mbytes = op.mbytes_per_s * (param(test, "mbytes_unit") == "MB" ? 1.048576 : 1.0);
+  const double mbytes = mbytes_in_unit(test, op.mbytes_per_s);
   std::string r;
   if (l != Layout::RangeSync)
     r += integer(test.comm->message_bytes);
@@ -186,10 +174,10 @@ void ImbReporter::test_finished(const RunResult &run, const ModuleResult &block,
   if (block.output != Output::Imb || !test.comm || !test.summary.op)
     return; // failures are on the console; tests without per-operation times have no IMB row
   const std::string name = benchmark_name(block, test);
-  const Layout l = layout(name, test);
+  const Layout l = layout(test);
   const bool all = every_group(test);
   const std::string table = name + "|" + std::to_string(test.procs) + "|" +
-                            std::to_string(test.groups) + "|" + param(test, "mode");
+                            std::to_string(test.groups) + "|" + mode_line(test);
   if (table != table_) {
     print_header(out_, run, name, test, columns(l, all));
     table_ = table;

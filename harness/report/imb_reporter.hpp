@@ -10,20 +10,19 @@
 namespace pio::harness {
 
 /// Prints, for each test of an Output::Imb block, one row of the IMB table of its kernel, and a
-/// "# Benchmarking <name>" header whenever the kernel or its process count or groups change.
-/// The columns follow the kernel's class (IMB 3.2 User Guide §3.3.1, §4.2.1, §6):
-///   single transfer (PingPong, PingPing, Unidir_*, Bidir_*, S_*): #bytes #repetitions t[usec]
-///     Mbytes/sec, with t = t_max;
-///   parallel transfer, and single transfers run as several groups (-multi):
-///     #bytes #repetitions t_min[usec] t_max[usec] t_avg[usec] Mbytes/sec;
-///   collective (Report::Latency): the same without Mbytes/sec, and Barrier without #bytes.
+/// "# Benchmarking <title>" header whenever the table changes. What the table shows is the
+/// test's CommSemantics::table (IMB 3.2 User Guide §3.3.1, §4.2.1, §6); the reporter knows no
+/// benchmark by name:
+///   TimeColumns::Single (single transfers): #bytes #repetitions t[usec] Mbytes/sec, t = t_max;
+///   TimeColumns::Range, and single transfers showing several groups' spread (GroupRows::Worst,
+///     or GroupRows::Auto with groups > 1): #bytes #repetitions t_min t_max t_avg Mbytes/sec;
+///   Report::Latency: the same without Mbytes/sec, and without #bytes for BytesColumn::None.
 /// #bytes is CommSemantics::message_bytes, #repetitions CommSemantics::ops_per_unit, the times
 /// and Mbytes/sec are TestSummary::op (with several groups: the slowest group, IMB -multi 0).
-/// The kernel's name is the test's "benchmark" parameter, else the module's name. Parameters
-/// that change the table: "mode" (aggregate / non-aggregate: IMB-EXT's and IMB-IO's "MODE:"
-/// line, a new table per mode), "multi_outflag" 1 (IMB -multi 1: a Group column and every
-/// group's row from the best repetition; single transfers then show t[usec] per group),
-/// "group_ranks" ("0 1;2 3": the "# Group  0:" lines under a Multi- title), "mbytes_unit".
+/// ImbTable::title names the table (else the module), ::mode adds IMB-EXT's and IMB-IO's "MODE:"
+/// line (a new table per mode), GroupRows::Each (IMB -multi 1) a Group column and every group's
+/// row from the best repetition, ::group_ranks the "# Group  0:" lines under a Multi- title, and
+/// ::unit states the unit of Mbytes/sec (MbytesUnit::MB: 10^6 B/s).
 class ImbReporter : public Reporter {
 public:
   /// Writes to out (rank 0's standard output in a run).

@@ -9,18 +9,6 @@ namespace {
 
 using harness::to_json; // the public overloads, next to the ones below
 
-const char *file_use_name(FileUse f) {
-  switch (f) {
-  case FileUse::None:
-    return "none";
-  case FileUse::Shared:
-    return "shared";
-  case FileUse::FilePerProcess:
-    return "file-per-process";
-  }
-  return "?";
-}
-
 const char *report_name(Report r) {
   switch (r) {
   case Report::Bandwidth:
@@ -162,7 +150,7 @@ nlohmann::json to_json(const TestResult &t) {
           {"label", t.label},
           {"buffer_size", t.buffer_size},
           {"header_offset", t.header_offset},
-          {"file_use", file_use_name(t.file_use)},
+          {"file_use", to_string(t.file_use)},
           {"procs", t.procs},
           {"groups", t.groups},
           {"file", t.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.file)},

@@ -26,7 +26,6 @@ std::string describe_library(const LoadedLibrary &lib) {
     out << "  (" << lib.path << ")\n  " << m.summary << "\n";
     if (!m.reference.empty())
       out << "  defined in: " << m.reference << "\n";
-    out << "  " << (m.needs_file ? "uses the test file" : "no file (communication only)") << "\n";
     for (const auto &d : m.directives)
       out << directive_listing_line(d) << "\n";
   }

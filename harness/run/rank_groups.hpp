@@ -7,7 +7,7 @@
 #include <string>
 
 #include "pio/mpi_handles.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio::harness {
 

@@ -49,13 +49,9 @@ LoopControls loop_controls(const ModuleBlock &block) {
 }
 
 /// What makes a test impossible before anything runs ("" if nothing); the same on every rank.
-std::string check_test(const BlockRanks &ranks, const ModulePlan &plan, const TestSpec &spec) {
+std::string check_test(const BlockRanks &ranks, const TestSpec &spec) {
   if (std::string g = check_groups(spec.groups, ranks.size); !g.empty())
     return g;
-  if (!plan.info->needs_file && spec.file != FileUse::None)
-    return "module " + plan.info->name +
-           " declares needs_file = false, but this test asks for a file (fix: set "
-           "TestSpec::file = FileUse::None, or needs_file = true in its ModuleInfo)";
   if (spec.phases.empty())
     return "the test has no phases (fix: leave TestSpec::phases at its default of one phase)";
   return {};
@@ -92,6 +88,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     tc.test_index = index;
     tc.rep = static_cast<int>(rep);
     tc.comm = c.group;
+    tc.all = c.all;
     tc.rank = grank;
     tc.size = gsize;
     tc.group = c.group_index;
@@ -200,7 +197,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   result.procs = ranks.size;
   result.timing_scope = timing_scope_name(loop_controls(*plan.block).scope);
   result.stone_wall_s = plan.block->stone_wall;
-  const std::string problem = check_test(ranks, plan, spec);
+  const std::string problem = check_test(ranks, spec);
   if (!problem.empty())
     return Failure{0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem};
   GroupComms c = make_group_comms(ranks.comm, spec.groups);

@@ -11,7 +11,7 @@
 
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio {
 
@@ -65,6 +65,10 @@ public:
   int test_index = 0;          ///< index into the list init_module returned
   int rep = 0;                 ///< repetition (0 .. ModuleReps-1)
   MPI_Comm comm = MPI_COMM_NULL; ///< this rank's group in this test (RankGroups)
+  /// Every rank taking part in this test, all its groups (IMB's "all processes of the active
+  /// run": reductions over the groups, as IMB -multi's, and synchronising them); the run's rank 0
+  /// is its rank 0. Equals comm when the test has one group.
+  MPI_Comm all = MPI_COMM_NULL;
   int rank = 0;                  ///< rank in comm
   int size = 1;                  ///< size of comm
   int group = 0;                 ///< this rank's group (0 .. groups-1)

@@ -12,7 +12,7 @@
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
 #include "pio/results.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 #include "pio/version.hpp"
 
 namespace pio {
@@ -61,7 +61,6 @@ struct ModuleInfo {
   std::string title;       ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
   std::string summary;     ///< one line for --list-modules
   std::string reference;   ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
-  bool needs_file = true;  ///< false for communication kernels: the harness opens no file
   Output output = Output::Table;         ///< how the console shows its tests
   std::vector<DirectiveSpec> directives; ///< what its <ap_module> block accepts
 };

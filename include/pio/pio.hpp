@@ -8,6 +8,6 @@
 #include "pio/module.hpp"
 #include "pio/mpi_handles.hpp"
 #include "pio/results.hpp"
+#include "pio/spec.hpp"
 #include "pio/stamp.hpp"
-#include "pio/test_spec.hpp"
 #include "pio/version.hpp"

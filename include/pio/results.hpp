@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio {
 

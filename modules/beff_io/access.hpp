@@ -11,7 +11,7 @@
 #include "beff_math.hpp"
 #include "pio/io/interface.hpp"
 #include "pio/mpi_handles.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio::beff_io {
 

@@ -13,7 +13,7 @@
 
 #include "beff_math.hpp"
 #include "hints.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace pio::beff_io {
 

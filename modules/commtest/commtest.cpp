@@ -186,7 +186,6 @@ pio::ModuleInfo commtest_info() {
   m.summary = "PSTSWM SWAP experiments: a fixed volume swapped in N messages, unordered and "
               "ordered protocols, latency and bandwidth statistics";
   m.reference = "COMMTEST description (PSTSWM SWAP experiments)";
-  m.needs_file = false;
   m.directives = {
       pio::DirectiveSpec{"Experiments",
                          pio::DirectiveType::Texts,

@@ -113,7 +113,12 @@ pio::TestSpec test_spec(const TestMeta &t, std::int64_t work_units) {
   // message `repeats` times per unit and the harness divides by them. The maximum time over
   // the pair's processes (t_max) is what the description reports; 2 * volume / t_max is the
   // swap bandwidth.
-  s.comm = pio::CommSemantics{t.repeats, 1.0, t.experiment->volume(), 2.0, pio::Report::Both};
+  pio::CommSemantics comm;
+  comm.ops_per_unit = t.repeats;
+  comm.message_bytes = t.experiment->volume();
+  comm.bytes_scale = 2.0;
+  comm.report = pio::Report::Both;
+  s.comm = comm;
   s.params = {{"benchmark", "SWAP"},
               {"experiment", t.experiment->name},
               {"protocol", t.protocol->id()},

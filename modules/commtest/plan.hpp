@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 #include "protocols.hpp"
 
 namespace commtest {

@@ -30,16 +30,17 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
                          " numbers fewer ranks than the " + std::to_string(ctx.size) + " running",
                      "give P x Q >= the process count (IMB -map)");
   const std::vector<std::int64_t> lengths =
-      t.sized ? kernel_lengths(cfg_.lengths, t.reduction ? 4 : 1) : std::vector<std::int64_t>{0};
+      t.sized() ? kernel_lengths(cfg_.lengths, t.floats() ? 4 : 1) : std::vector<std::int64_t>{0};
   std::vector<pio::TestSpec> tests;
   for (int np : counts) {
     const pio::RankGroups groups = rank_groups(ctx.size, np, cfg_.multi, cfg_.px, cfg_.py);
-    const bool in = groups.color[static_cast<size_t>(ctx.rank)] >= 0;
-    MPI_Comm all = MPI_COMM_NULL;
-    pio::mpi_check(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all),
-                   "MPI_Comm_split");
-    participants_[np] = all;
     const int ngroups = *std::max_element(groups.color.begin(), groups.color.end()) + 1;
+    pio::ImbTable table =
+        methodology_table(groups, cfg_.multi, cfg_.outflag, cfg_.px, cfg_.py, cfg_.mbytes_unit);
+    table.title = t.name;
+    table.time = t.kind == Kind::Single ? pio::TimeColumns::Single : pio::TimeColumns::Range;
+    table.bytes = t.sized() ? pio::BytesColumn::Shown : pio::BytesColumn::None;
+    table.mode = kernel_->table_mode();
     for (std::int64_t x : lengths) {
       const Lengths len = kernel_->lengths(x, np);
       if (std::max(len.send, len.recv) > INT_MAX)
@@ -47,28 +48,33 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
                              std::to_string(std::max(len.send, len.recv)) +
                              " bytes in one buffer, above IMB's int displacements",
                          "give smaller MsgLengths");
-      const std::int64_t n =
-          t.sized ? sample_count(x, cfg_.msgs_per_sample, cfg_.overall_vol) : cfg_.msgs_per_sample;
+      const std::int64_t n = t.sized() ? sample_count(x, cfg_.msgs_per_sample, cfg_.overall_vol)
+                                       : cfg_.msgs_per_sample;
       pio::TestSpec s;
       s.label = std::string(t.name) + " np" + std::to_string(np) +
-                (t.sized ? " " + pio::format_size(x) : std::string());
+                (t.sized() ? " " + pio::format_size(x) : std::string());
       s.buffer_size = x;
       s.file = pio::FileUse::None;
       s.groups = groups;
       s.phases[0].work_units = 1;
-      s.comm =
-          pio::CommSemantics{n, t.time_scale, x, t.bytes_scale,
-                             t.kind == Kind::Collective ? pio::Report::Latency : pio::Report::Both};
+      pio::CommSemantics comm;
+      comm.ops_per_unit = n;
+      comm.time_scale = t.time_scale;
+      comm.message_bytes = x;
+      comm.bytes_scale = t.bytes_scale;
+      comm.report = t.kind == Kind::Collective ? pio::Report::Latency : pio::Report::Both;
+      comm.table = table;
+      s.comm = comm;
       s.params = {{"benchmark", t.name},
                   {"np", std::to_string(np)},
                   {"groups", std::to_string(ngroups)},
                   {"msg_bytes", std::to_string(x)},
                   {"n_sample_max", std::to_string(n)},
-                  {"datatype", t.reduction ? "MPI_FLOAT" : "MPI_BYTE"},
+                  {"datatype", t.floats() ? "MPI_FLOAT" : "MPI_BYTE"},
                   {"mbytes_unit", cfg_.mbytes_unit}};
       for (const auto &[k, v] : kernel_->params())
         s.params[k] = v;
-      if (t.rooted)
+      if (t.root == Root::Rotating)
         s.params["root_shift"] = cfg_.root_shift ? "on" : "off";
       if (cfg_.multi)
         s.params["multi_outflag"] = std::to_string(cfg_.outflag);
@@ -121,7 +127,7 @@ void ImbModule::describe_test(pio::TestContext &test) {
   const Placement at = cfg_.page_buffers ? Placement::Page : Placement::Malloc;
   buf_.send = Region(len.send, cache_layout(len.send, cfg_.cache_size, cfg_.cache_line, n), at);
   buf_.recv = Region(len.recv, cache_layout(len.recv, cfg_.cache_size, cfg_.cache_line, n), at);
-  buf_.send.fill(op_.rank, t.reduction);
+  buf_.send.fill(op_.rank, t.floats());
   op_.buf = &buf_;
   op_.n_max = n;
   kernel_->prepare(op_);
@@ -131,7 +137,7 @@ void ImbModule::describe_test(pio::TestContext &test) {
   last_np_ = op_.np;
   n_ = n;
   if (cfg_.time_limit > 0)
-    n_ = limited_count(participants_.at(op_.np), n);
+    n_ = limited_count(test.all, n);
   previous_n_ = n_;
   test.set_ops_per_unit(n_);
   if (cfg_.warm_up)
@@ -166,13 +172,6 @@ void ImbModule::cleanup_test(pio::TestContext &) {
   op_.buf = nullptr;
 }
 
-void ImbModule::cleanup_module(const pio::ModuleContext &) {
-  for (auto &[np, c] : participants_)
-    if (c != MPI_COMM_NULL)
-      MPI_Comm_free(&c);
-  participants_.clear();
-}
-
 pio::ModuleInfo module_info(std::unique_ptr<Kernel> (*make)(), pio::CreateModule create) {
   const Traits t = make()->traits();
   std::string name = "imb_";
@@ -185,7 +184,6 @@ pio::ModuleInfo module_info(std::unique_ptr<Kernel> (*make)(), pio::CreateModule
                                                 : "collective: bare time";
   m.summary = std::string("IMB-MPI1 ") + t.name + " (" + what + ")";
   m.reference = std::string("IMB 3.2 User Guide ") + t.section + ", §5";
-  m.needs_file = false;
   m.output = pio::Output::Imb;
   m.directives = directives();
   return m;

@@ -24,7 +24,6 @@ public:
   std::int64_t work_unit(pio::UnitContext &unit) override;
   void after_work_unit(pio::UnitContext &unit) override;
   void cleanup_test(pio::TestContext &test) override;
-  void cleanup_module(const pio::ModuleContext &ctx) override;
 
   /// The operation context of the current test (for tests of the family).
   const Op &op() const { return op_; }
@@ -34,14 +33,14 @@ public:
 private:
   /// Runs operations [0, count) and returns this rank's seconds.
   double run_ops(std::int64_t count);
-  /// n_sample after the timing probe and the run-time limit (§5.1.2.6), agreed by all groups.
+  /// n_sample after the timing probe and the run-time limit (§5.1.2.6), agreed by all groups
+  /// (`all`: every rank of the test, TestContext::all).
   std::int64_t limited_count(MPI_Comm all, std::int64_t n_sample);
 
   std::unique_ptr<Kernel> kernel_;
   Config cfg_;
   bool verify_ = false;
   int world_rank_ = 0;
-  std::map<int, MPI_Comm> participants_; ///< per process count: every rank running its tests
   MPI_Comm mapped_ = MPI_COMM_NULL;      ///< the group in -map order
   Buffers buf_;
   Op op_;

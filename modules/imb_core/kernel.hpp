@@ -13,6 +13,7 @@
 
 #include "buffers.hpp"
 #include "pio/mpi_handles.hpp"
+#include "pio/spec.hpp"
 #include "settings.hpp"
 
 namespace imb {
@@ -24,16 +25,70 @@ enum class Kind {
   Collective, ///< bare time only
 };
 
-/// What the guide says about a kernel, besides its pattern.
+/// The datatype and operation of a kernel's messages.
+enum class Data {
+  Bytes,    ///< MPI_BYTE
+  FloatSum, ///< MPI_FLOAT with MPI_SUM: the reductions (§3.3.4)
+};
+
+/// Whether a kernel has a root.
+enum class Root {
+  None,     ///< no root
+  Rotating, ///< the root rotates i % np in iteration i (RootShift off: always 0)
+};
+
+/// Whether a kernel runs per message length.
+enum class Message {
+  Sized, ///< one test per message length X
+  None,  ///< no message (Barrier): one test, no length column (§6)
+};
+
+/// What the guide says about a kernel, besides its pattern. Made by name, e.g.
+///   Traits("PingPong", "§3.3.2.1", Kind::Single).with_time_scale(0.5)
 struct Traits {
-  const char *name = "";    ///< IMB's name, e.g. "PingPong" (the ImbReporter keys on it)
-  const char *section = ""; ///< where the guide defines it, e.g. "§3.3.2.1"
-  Kind kind = Kind::Collective;
-  bool reduction = false; ///< MPI_FLOAT with MPI_SUM instead of MPI_BYTE (§3.3.4)
-  double bytes_scale = 1; ///< messages per sample counted in the throughput (nmsg, §3.3.3)
-  double time_scale = 1;  ///< PingPong: 0.5, half the round trip (§3.3.2.1)
-  bool rooted = false;    ///< the root rotates i % np in iteration i
-  bool sized = true;      ///< false for Barrier: one row, no message length (§6)
+  /// IMB's name (the title of its table, e.g. "PingPong"), where the guide defines it, its class.
+  Traits(const char *name, const char *section, Kind kind)
+      : name(name), section(section), kind(kind) {}
+
+  const char *name;                 ///< IMB's name, e.g. "PingPong"
+  const char *section;              ///< where the guide defines it, e.g. "§3.3.2.1"
+  Kind kind;                        ///< IMB's class: what is reported
+  Data data = Data::Bytes;          ///< the messages' datatype
+  double bytes_scale = 1;           ///< messages per sample in the throughput (nmsg, §3.3.3)
+  double time_scale = 1;            ///< PingPong: 0.5, half the round trip (§3.3.2.1)
+  Root root = Root::None;           ///< whether a root rotates
+  Message message = Message::Sized; ///< whether the kernel runs per message length
+
+  /// Sets the datatype (Data::FloatSum for the reductions).
+  Traits &with_data(Data d) {
+    data = d;
+    return *this;
+  }
+  /// Sets the messages per sample counted in the throughput.
+  Traits &with_bytes_scale(double s) {
+    bytes_scale = s;
+    return *this;
+  }
+  /// Sets the factor on the time per operation (PingPong 0.5).
+  Traits &with_time_scale(double s) {
+    time_scale = s;
+    return *this;
+  }
+  /// Sets whether a root rotates.
+  Traits &with_root(Root r) {
+    root = r;
+    return *this;
+  }
+  /// Sets whether the kernel runs per message length.
+  Traits &with_message(Message m) {
+    message = m;
+    return *this;
+  }
+
+  /// True for the reductions (MPI_FLOAT with MPI_SUM).
+  bool floats() const { return data == Data::FloatSum; }
+  /// True unless the kernel has no message (Barrier).
+  bool sized() const { return message == Message::Sized; }
 };
 
 /// Bytes of one message position in the send and the receive buffer.
@@ -70,6 +125,8 @@ public:
   virtual void configure(const pio::Settings &, Config &) {}
   /// Parameters the kernel adds to every test's params (e.g. its mode).
   virtual std::map<std::string, std::string> params() const { return {}; }
+  /// The MODE line of the kernel's tables (IMB-EXT's aggregate / non-aggregate modes).
+  virtual pio::TableMode table_mode() const { return pio::TableMode::None; }
   /// Builds counts and displacements, windows (untimed, once per test).
   virtual void prepare(const Op &) {}
   /// Frees what prepare built (untimed, once per test, collective over op.comm).

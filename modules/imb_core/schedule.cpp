@@ -119,7 +119,7 @@ pio::RankGroups rank_groups(int world, int np, bool multi, int px, int py) {
   return g;
 }
 
-std::string group_members(const pio::RankGroups &groups, int px, int py) {
+std::vector<std::vector<int>> group_ranks(const pio::RankGroups &groups, int px, int py) {
   const int world = static_cast<int>(groups.color.size());
   const int count =
       world == 0 ? 0 : *std::max_element(groups.color.begin(), groups.color.end()) + 1;
@@ -131,6 +131,11 @@ std::string group_members(const pio::RankGroups &groups, int px, int py) {
   for (const auto &[position, w] : by_position)
     if (groups.color[static_cast<size_t>(w)] >= 0)
       members[static_cast<size_t>(groups.color[static_cast<size_t>(w)])].push_back(w);
+  return members;
+}
+
+std::string group_members(const pio::RankGroups &groups, int px, int py) {
+  const std::vector<std::vector<int>> members = group_ranks(groups, px, py);
   std::string out;
   for (size_t g = 0; g < members.size(); ++g) {
     out += g > 0 ? ";" : "";
@@ -138,6 +143,19 @@ std::string group_members(const pio::RankGroups &groups, int px, int py) {
       out += (k > 0 ? " " : "") + std::to_string(members[g][k]);
   }
   return out;
+}
+
+pio::ImbTable methodology_table(const pio::RankGroups &groups, bool multi, int outflag, int px,
+                                int py, const std::string &mbytes_unit) {
+  pio::ImbTable t;
+  t.rows = !multi         ? pio::GroupRows::Auto
+           : outflag == 1 ? pio::GroupRows::Each
+                          : pio::GroupRows::Worst;
+  t.unit = mbytes_unit == "MB" ? pio::MbytesUnit::MB : pio::MbytesUnit::MiB;
+  const std::vector<std::vector<int>> members = group_ranks(groups, px, py);
+  if (members.size() > 1)
+    t.group_ranks = members;
+  return t;
 }
 
 CacheLayout cache_layout(std::int64_t length, std::int64_t cache_size, std::int64_t line,

@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "pio/mpi_handles.hpp"
-#include "pio/test_spec.hpp"
+#include "pio/spec.hpp"
 
 namespace imb {
 
@@ -71,8 +71,17 @@ int map_position(int world_rank, int px, int py);
 pio::RankGroups rank_groups(int world, int np, bool multi, int px, int py);
 
 /// Each group's world ranks in -map order, as IMB lists them under a Multi- table ("# Group  0:
-/// 0 1"): groups separated by ';', ranks by spaces, e.g. "0 1;2 3".
+/// 0 1"): one list per group, e.g. {{0, 1}, {2, 3}}.
+std::vector<std::vector<int>> group_ranks(const pio::RankGroups &groups, int px, int py);
+
+/// group_ranks as text for a test's params: groups separated by ';', ranks by spaces, "0 1;2 3".
 std::string group_members(const pio::RankGroups &groups, int px, int py);
+
+/// What IMB's methodology decides of a test's table (IMB 3.2 User Guide §6): the -multi output
+/// flag's rows, the groups' ranks under a Multi- title (several groups) and the Mbytes/sec unit
+/// ("MiB" or "MB"). The kernel or benchmark adds its title, columns and mode.
+pio::ImbTable methodology_table(const pio::RankGroups &groups, bool multi, int outflag, int px,
+                                int py, const std::string &mbytes_unit);
 
 /// The -off_cache layout of one buffer (§5.1.2.4): each message starts at least one cache line
 /// past the previous one's end, cycling through ~2 x cache_size bytes.

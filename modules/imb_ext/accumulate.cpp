@@ -13,7 +13,8 @@ class Accumulate : public OneSided {
 public:
   Accumulate() : OneSided(Mode::Aggregate, true) {}
   const Traits &traits() const override {
-    static const Traits t{"Accumulate", "§4.2.3.5", Kind::Collective, true, 1.0, 1.0, false, true};
+    static const Traits t =
+        Traits("Accumulate", "§4.2.3.5", Kind::Collective).with_data(Data::FloatSum);
     return t;
   }
 

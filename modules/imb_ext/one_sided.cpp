@@ -27,6 +27,12 @@ std::map<std::string, std::string> OneSided::params() const {
   return p;
 }
 
+pio::TableMode OneSided::table_mode() const {
+  if (!has_modes_)
+    return pio::TableMode::None;
+  return mode_ == Mode::Aggregate ? pio::TableMode::Aggregate : pio::TableMode::NonAggregate;
+}
+
 void OneSided::open_window(const Op &op, std::int64_t bytes_per_slot, bool expose, int unit) {
   slots_ = mode_ == Mode::Aggregate && !zero_sections_ ? std::max<std::int64_t>(1, op.n_max) : 1;
   memory_.assign(expose ? static_cast<size_t>(slots_ * bytes_per_slot) : 0, 0);

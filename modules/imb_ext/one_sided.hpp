@@ -25,6 +25,7 @@ public:
   explicit OneSided(Mode mode, bool has_modes) : mode_(mode), has_modes_(has_modes) {}
   void configure(const pio::Settings &s, Config &c) override;
   std::map<std::string, std::string> params() const override;
+  pio::TableMode table_mode() const override;
   void release(const Op &op) override;
 
   /// The current mode.

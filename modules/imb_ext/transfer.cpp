@@ -82,9 +82,7 @@ private:
   bool bidir_;
 };
 
-Traits single(const char *name, const char *section) {
-  return Traits{name, section, Kind::Single, false, 1.0, 1.0, false, true};
-}
+Traits single(const char *name, const char *section) { return Traits(name, section, Kind::Single); }
 
 } // namespace
 

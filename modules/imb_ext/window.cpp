@@ -13,7 +13,8 @@ class Window : public OneSided {
 public:
   Window() : OneSided(Mode::NonAggregate, false) {}
   const Traits &traits() const override {
-    static const Traits t{"Window", "§4.2.3.6", Kind::Collective, true, 1.0, 1.0, false, true};
+    static const Traits t =
+        Traits("Window", "§4.2.3.6", Kind::Collective).with_data(Data::FloatSum);
     return t;
   }
 

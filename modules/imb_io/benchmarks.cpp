@@ -18,7 +18,6 @@ pio::ModuleInfo module_info(const Benchmark &b, pio::CreateModule create) {
                : b.action == Action::Write ? " (Mode aggregate or non-aggregate)"
                                            : "");
   m.reference = "IMB 3.2 User Guide " + b.section + ", §5";
-  m.needs_file = b.action != Action::None;
   m.output = pio::Output::Imb;
   m.directives = directives(b);
   return m;

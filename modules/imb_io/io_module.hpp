@@ -40,7 +40,6 @@ public:
   std::int64_t work_unit(pio::UnitContext &unit) override;
   void after_work_unit(pio::UnitContext &unit) override;
   void cleanup_test(pio::TestContext &test) override;
-  void cleanup_module(const pio::ModuleContext &ctx) override;
   std::optional<pio::Figure> figure(const pio::ModuleResult &results) override;
 
   /// This rank's portion of X in the current test.
@@ -98,7 +97,6 @@ private:
   std::vector<MPI_Request> reqs_;
   int test_index_ = 0;
   std::string own_path_;                     ///< Open_Close: the file it opens itself
-  std::map<int, MPI_Comm> participants_;     ///< per process count: every rank running its tests
   int last_np_ = 0;                          ///< the process count of the last test
   std::int64_t previous_n_ = 0;              ///< the last length's count (IMB n_sample_prev)
   std::map<std::string, std::string> hints_; ///< Open_Close: the block's hints

@@ -65,14 +65,17 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
   for (int np : counts) {
     const pio::RankGroups groups = single ? pio::RankGroups::first(1)
                                           : rank_groups(ctx.size, np, cfg_.multi, cfg_.px, cfg_.py);
-    // A colour list shorter than the run leaves the ranks past its end out (RankGroups::first).
-    const auto r = static_cast<size_t>(ctx.rank);
-    const bool in = r < groups.color.size() && groups.color[r] >= 0;
-    MPI_Comm all = MPI_COMM_NULL;
-    pio::mpi_check(MPI_Comm_split(ctx.comm, in ? 0 : MPI_UNDEFINED, ctx.rank, &all),
-                   "MPI_Comm_split");
-    participants_[np] = all;
     const int ngroups = *std::max_element(groups.color.begin(), groups.color.end()) + 1;
+    pio::ImbTable table =
+        methodology_table(groups, cfg_.multi, cfg_.outflag, cfg_.px, cfg_.py, cfg_.mbytes_unit);
+    table.title = b_.name;
+    table.time = single ? pio::TimeColumns::Single : pio::TimeColumns::Range;
+    table.bytes = none ? pio::BytesColumn::None : pio::BytesColumn::Shown;
+    // IMB prints "MODE: AGGREGATE" for reads and non-blocking benchmarks too (their one mode:
+    // no completion step, or aggregate only, §4.2.5); Open_Close has none.
+    table.mode = none                       ? pio::TableMode::None
+                 : mode_ == Mode::Aggregate ? pio::TableMode::Aggregate
+                                            : pio::TableMode::NonAggregate;
     for (std::int64_t x : lengths) {
       const std::int64_t n = none ? count : sample_count(x, count, cfg_.overall_vol);
       pio::TestSpec s;
@@ -88,7 +91,12 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
       s.keep_file = !none;
       s.groups = groups;
       s.phases[0].work_units = 1;
-      s.comm = pio::CommSemantics{n, 1.0, x, 1.0, none ? pio::Report::Latency : pio::Report::Both};
+      pio::CommSemantics comm;
+      comm.ops_per_unit = n;
+      comm.message_bytes = x;
+      comm.report = none ? pio::Report::Latency : pio::Report::Both;
+      comm.table = table;
+      s.comm = comm;
       s.params = {{"benchmark", b_.name},
                   {"np", std::to_string(np)},
                   {"msg_bytes", std::to_string(x)},

@@ -136,7 +136,7 @@ void IoModule::apply_time_limit(pio::TestContext &test) {
     previous_n_ = 0;
   last_np_ = np_;
   if (cfg_.time_limit > 0) {
-    n_ = limited_count(participants_.at(np_)); // np_: the test's process count
+    n_ = limited_count(test.all); // every group of the test agrees
     test.set_ops_per_unit(n_);
   }
   previous_n_ = n_;
@@ -194,13 +194,6 @@ void IoModule::cleanup_test(pio::TestContext &) {
   buf_ = imb::Region{};
   io_.reset();
   fh_ = MPI_FILE_NULL;
-}
-
-void IoModule::cleanup_module(const pio::ModuleContext &) {
-  for (auto &[np, c] : participants_)
-    if (c != MPI_COMM_NULL)
-      MPI_Comm_free(&c);
-  participants_.clear();
 }
 
 } // namespace imb::io

@@ -7,8 +7,12 @@
 namespace imb::io {
 
 std::vector<Benchmark> benchmarks() {
-  std::vector<Benchmark> out{
-      {"Open_Close", "§4.2.4.10", Class::Other, Action::None, Positioning::Indv, false}};
+  Benchmark open_close;
+  open_close.name = "Open_Close";
+  open_close.section = "§4.2.4.10";
+  open_close.cls = Class::Other;
+  open_close.action = Action::None;
+  std::vector<Benchmark> out{open_close};
   struct Flavour {
     Class cls;
     const char *prefix;
@@ -32,9 +36,14 @@ std::vector<Benchmark> benchmarks() {
       for (Action a : {Action::Write, Action::Read}) {
         const std::string action =
             std::string(nb ? "I" : "") + (a == Action::Write ? "Write" : "Read");
-        out.push_back({f.prefix + action + f.suffix,
-                       nb ? std::string(f.section) + ", §4.2.5" : std::string(f.section), f.cls, a,
-                       f.pos, nb});
+        Benchmark b;
+        b.name = f.prefix + action + f.suffix;
+        b.section = nb ? std::string(f.section) + ", §4.2.5" : std::string(f.section);
+        b.cls = f.cls;
+        b.action = a;
+        b.pos = f.pos;
+        b.nonblocking = nb;
+        out.push_back(b);
       }
   return out;
 }

@@ -8,7 +8,7 @@ namespace {
 class Allgatherv : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Allgatherv", "§3.3.4.5", Kind::Collective, false, 1.0, 1.0, false, true};
+    static const Traits t = Traits("Allgatherv", "§3.3.4.5", Kind::Collective);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }

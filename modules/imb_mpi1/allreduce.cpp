@@ -8,7 +8,8 @@ namespace {
 class Allreduce : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Allreduce", "§3.3.4.3", Kind::Collective, true, 1.0, 1.0, false, true};
+    static const Traits t =
+        Traits("Allreduce", "§3.3.4.3", Kind::Collective).with_data(Data::FloatSum);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

@@ -8,7 +8,7 @@ namespace {
 class Alltoall : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Alltoall", "§3.3.4.10", Kind::Collective, false, 1.0, 1.0, false, true};
+    static const Traits t = Traits("Alltoall", "§3.3.4.10", Kind::Collective);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x * np}; }

@@ -7,7 +7,8 @@ namespace {
 class Barrier : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Barrier", "§3.3.4.13", Kind::Collective, false, 1.0, 1.0, false, false};
+    static const Traits t =
+        Traits("Barrier", "§3.3.4.13", Kind::Collective).with_message(Message::None);
     return t;
   }
   Lengths lengths(std::int64_t, int) const override { return {0, 0}; }

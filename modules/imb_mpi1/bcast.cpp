@@ -9,7 +9,8 @@ namespace {
 class Bcast : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Bcast", "§3.3.4.12", Kind::Collective, false, 1.0, 1.0, true, true};
+    static const Traits t =
+        Traits("Bcast", "§3.3.4.12", Kind::Collective).with_root(Root::Rotating);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

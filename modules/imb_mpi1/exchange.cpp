@@ -11,7 +11,7 @@ constexpr int kTag = 1;
 class Exchange : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Exchange", "§3.3.3.2", Kind::Parallel, false, 4.0, 1.0, false, true};
+    static const Traits t = Traits("Exchange", "§3.3.3.2", Kind::Parallel).with_bytes_scale(4.0);
     return t;
   }
   // Two send buffers of X (new in IMB 3.1), one receive buffer of X used twice.

@@ -8,7 +8,8 @@ namespace {
 class Gather : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Gather", "§3.3.4.8", Kind::Collective, false, 1.0, 1.0, true, true};
+    static const Traits t =
+        Traits("Gather", "§3.3.4.8", Kind::Collective).with_root(Root::Rotating);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }

@@ -8,7 +8,8 @@ namespace {
 class Gatherv : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Gatherv", "§3.3.4.9", Kind::Collective, false, 1.0, 1.0, true, true};
+    static const Traits t =
+        Traits("Gatherv", "§3.3.4.9", Kind::Collective).with_root(Root::Rotating);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x, x * np}; }

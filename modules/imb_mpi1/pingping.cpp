@@ -10,7 +10,7 @@ constexpr int kTag = 1;
 class PingPing : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"PingPing", "§3.3.2.2", Kind::Single, false, 1.0, 1.0, false, true};
+    static const Traits t = Traits("PingPing", "§3.3.2.2", Kind::Single);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

@@ -10,7 +10,7 @@ constexpr int kTag = 1;
 class PingPong : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"PingPong", "§3.3.2.1", Kind::Single, false, 1.0, 0.5, false, true};
+    static const Traits t = Traits("PingPong", "§3.3.2.1", Kind::Single).with_time_scale(0.5);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

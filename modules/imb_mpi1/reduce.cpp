@@ -8,7 +8,9 @@ namespace {
 class Reduce : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Reduce", "§3.3.4.1", Kind::Collective, true, 1.0, 1.0, true, true};
+    static const Traits t = Traits("Reduce", "§3.3.4.1", Kind::Collective)
+                                .with_data(Data::FloatSum)
+                                .with_root(Root::Rotating);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

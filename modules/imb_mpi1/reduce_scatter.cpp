@@ -10,8 +10,8 @@ namespace {
 class ReduceScatter : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{
-        "Reduce_scatter", "§3.3.4.2", Kind::Collective, true, 1.0, 1.0, false, true};
+    static const Traits t =
+        Traits("Reduce_scatter", "§3.3.4.2", Kind::Collective).with_data(Data::FloatSum);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }

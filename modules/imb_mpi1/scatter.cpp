@@ -8,7 +8,8 @@ namespace {
 class Scatter : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Scatter", "§3.3.4.6", Kind::Collective, false, 1.0, 1.0, true, true};
+    static const Traits t =
+        Traits("Scatter", "§3.3.4.6", Kind::Collective).with_root(Root::Rotating);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }

@@ -8,7 +8,8 @@ namespace {
 class Scatterv : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Scatterv", "§3.3.4.7", Kind::Collective, false, 1.0, 1.0, true, true};
+    static const Traits t =
+        Traits("Scatterv", "§3.3.4.7", Kind::Collective).with_root(Root::Rotating);
     return t;
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }

@@ -10,7 +10,7 @@ constexpr int kTag = 1;
 class Sendrecv : public Kernel {
 public:
   const Traits &traits() const override {
-    static const Traits t{"Sendrecv", "§3.3.3.1", Kind::Parallel, false, 2.0, 1.0, false, true};
+    static const Traits t = Traits("Sendrecv", "§3.3.3.1", Kind::Parallel).with_bytes_scale(2.0);
     return t;
   }
   void run(const Op &op, std::int64_t i) override {

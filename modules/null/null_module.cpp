@@ -45,7 +45,6 @@ pio::ModuleInfo info() {
   m.title = "Null";
   m.summary = "no I/O; an optional delay per work unit on one rank (tests the timing method)";
   m.reference = "pio-bench thesis §3.2.1, Fig. 3.3";
-  m.needs_file = false;
   m.directives = {
       pio::DirectiveSpec{"WorkUnits", pio::DirectiveType::Integer, "10",
                          "work units per repetition"}

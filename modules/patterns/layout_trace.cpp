@@ -34,18 +34,6 @@ std::string header_line(const std::string &token) {
   return nlohmann::json{{"pio_layout_trace", 1}, {"run", token}}.dump();
 }
 
-const char *file_use_name(FileUse f) {
-  switch (f) {
-  case FileUse::None:
-    return "none";
-  case FileUse::Shared:
-    return "shared";
-  case FileUse::FilePerProcess:
-    return "per_process";
-  }
-  return "shared";
-}
-
 } // namespace
 
 void start_layout_trace(const std::string &path) {
@@ -76,7 +64,7 @@ void append_layout_trace(const std::string &path, const TestContext &test, const
                                  {"mode", temporal_mode_name(mode)},
                                  {"ranks", test.size},
                                  {"units", units},
-                                 {"file", file_use_name(spec.file)},
+                                 {"file", to_string(spec.file)},
                                  {"collective", m.collective},
                                  {"file_view", m.use_file_view},
                                  {"header_offset", spec.header_offset},

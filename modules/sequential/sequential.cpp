@@ -88,7 +88,7 @@ protected:
       t.spec.file = per_process ? FileUse::FilePerProcess : FileUse::Shared;
       t.spec.params["file_size"] = std::to_string(strips * size);
       t.spec.params["interleave"] = std::to_string(interleave);
-      t.spec.params["file_use"] = per_process ? "file-per-process" : "shared";
+      t.spec.params["file_use"] = to_string(t.spec.file);
       tests.push_back(std::move(t));
     }
     return tests;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "pio/pio.hpp"
 
@@ -51,10 +52,20 @@ public:
       t.file_suffix = suffix_;
       t.keep_file = ctx.settings.flag("KeepFile");
       group_size_ = static_cast<int>(ctx.settings.integer("GroupSize"));
+      const int count = static_cast<int>(ctx.settings.integer("GroupCount"));
+      group_count_ = count > 0 ? count : group_size_ > 0 ? std::max(1, ctx.size / group_size_) : 1;
+      check_all_ = ctx.settings.flag("CheckAll");
       if (group_size_ > 0)
-        t.groups = pio::RankGroups::blocks(group_size_, std::max(1, ctx.size / group_size_));
-      if (ctx.settings.flag("Comm"))
-        t.comm = pio::CommSemantics{4, 0.5, 8, 2.0, pio::Report::Both};
+        t.groups = pio::RankGroups::blocks(group_size_, group_count_);
+      if (ctx.settings.flag("Comm")) {
+        pio::CommSemantics comm;
+        comm.ops_per_unit = 4;
+        comm.time_scale = 0.5;
+        comm.message_bytes = 8;
+        comm.bytes_scale = 2.0;
+        comm.report = pio::Report::Both;
+        t.comm = comm;
+      }
       tests.push_back(t);
     }
     return tests;
@@ -72,6 +83,8 @@ public:
         throw pio::Error("group communicator of size " + std::to_string(members) + ", expected " +
                          std::to_string(group_size_));
     }
+    if (check_all_)
+      check_all(t);
     if (t.test_index > 0 && t.spec().keep_file && file_ != MPI_FILE_NULL) {
       // A kept file still holds what the previous test wrote.
       char got[8] = {0};
@@ -102,6 +115,28 @@ public:
   }
 
 private:
+  /// TestContext::all must hold every rank of every group of the test, in world order: ranks
+  /// 0 .. GroupSize x groups - 1 (all ranks without GroupSize).
+  void check_all(const pio::TestContext &t) const {
+    if (t.all == MPI_COMM_NULL)
+      throw pio::Error("TestContext::all is MPI_COMM_NULL on rank " + std::to_string(rank_));
+    int n = 0;
+    pio::mpi_check(MPI_Comm_size(t.all, &n), "MPI_Comm_size");
+    std::vector<int> members(static_cast<size_t>(n));
+    pio::mpi_check(MPI_Allgather(&rank_, 1, MPI_INT, members.data(), 1, MPI_INT, t.all),
+                   "MPI_Allgather");
+    const int expected = group_size_ > 0 ? group_size_ * group_count_ : t.module->size;
+    std::string got;
+    bool ok = n == expected;
+    for (int k = 0; k < n; ++k) {
+      got += (k > 0 ? " " : "") + std::to_string(members[static_cast<size_t>(k)]);
+      ok = ok && members[static_cast<size_t>(k)] == k;
+    }
+    if (!ok)
+      throw pio::Error("TestContext::all holds ranks " + got + ", expected 0.." +
+                       std::to_string(expected - 1));
+  }
+
   void maybe_fail(const char *method, std::int64_t test) {
     if (where_ != method || rank_ != fail_rank_ ||
         (test != fail_test_ && where_ != "init_module" && where_ != "cleanup_module"))
@@ -132,6 +167,8 @@ private:
   MPI_File file_ = MPI_FILE_NULL;
   int one_ = 1;
   int group_size_ = 0;
+  int group_count_ = 1;
+  bool check_all_ = false;
 };
 
 pio::ModuleInfo faults_info() {
@@ -165,17 +202,21 @@ pio::ModuleInfo faults_info() {
       pio::DirectiveSpec{"GroupSize", pio::DirectiveType::Integer, "0",
                          "run each test in groups of this many consecutive ranks (0 = all)"}
           .at_least(0),
+      pio::DirectiveSpec{"GroupCount", pio::DirectiveType::Integer, "0",
+                         "groups of GroupSize ranks (0 = as many as fit); the rest idle"}
+          .at_least(0),
+      {"CheckAll", pio::DirectiveType::Flag, "off",
+       "describe_test checks TestContext::all: every rank of every group, in world order"},
       {"Comm", pio::DirectiveType::Flag, "off",
        "declare CommSemantics{4 ops, time scale 0.5, 8-byte messages, bytes scale 2}"}};
   return m;
 }
 
-/// The same module declaring that it needs no file, for the harness's enforcement of it.
+/// The same module under a second name, whose blocks turn UseFile off: tests of FileUse::None.
 pio::ModuleInfo nofile_info() {
   pio::ModuleInfo m = faults_info();
   m.name = "test_nofile";
-  m.summary = "test only: declares needs_file = false (its tests may still ask for one)";
-  m.needs_file = false;
+  m.summary = "test only: the fault module, for tests that ask for no file";
   return m;
 }
 

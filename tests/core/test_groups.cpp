@@ -1,7 +1,10 @@
 // Contract v2 through the harness: rank groups (one communicator per group, a shared file per
 // group), communication semantics turned into IMB's per-operation times, files claimed by a
-// module, and needs_file = false enforced.
+// module, and a file only for the tests whose FileUse asks for one.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
 
 #include "mpi_test.hpp"
 
@@ -114,16 +117,58 @@ TEST_CASE("a file a module claims is refused if it exists, else deleted after th
   REQUIRE(all_ranks(same));
 }
 
-TEST_CASE("a module that declares needs_file = false gets no file", "[groups]") {
+TEST_CASE("a test gets a file exactly when its FileUse asks for one", "[groups]") {
+  // No module-wide needs_file: each test's TestSpec::file alone decides (FileUse::None: none).
   pio::test::TempDir dir;
   const auto ran = pio::test::run_config(
       dir, "nofile",
       "TestFile " + dir.file("t.dat") +
-          "\n<ap_module>\nModuleName test_nofile\nTests 1\nUseFile on\n</ap_module>\n");
-  REQUIRE(all_ranks(ran.exit_code == 1));
+          "\n<ap_module>\nModuleName test_nofile\nTests 1\nUseFile off\n</ap_module>\n" +
+          "<ap_module>\nModuleName test_nofile\nTestFile " + dir.file("u.dat") +
+          "\nTests 1\nUseFile on\n</ap_module>\n",
+      true);
+  REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("t.dat"))));
+  REQUIRE(all_ranks(pio::test::exists(dir.file("u.dat"))));
   REQUIRE(on_root([&] {
-    const auto &t = ran.run.modules.at(0).tests.at(0);
-    return t.error && t.error->message.find("needs_file = false") != std::string::npos;
+    const auto &none = ran.run.modules.at(0).tests.at(0);
+    const auto &shared = ran.run.modules.at(1).tests.at(0);
+    CHECK(none.file_use == pio::FileUse::None);
+    CHECK(none.file.empty());
+    CHECK(!none.error);
+    CHECK(shared.file_use == pio::FileUse::Shared);
+    CHECK(shared.file == dir.file("u.dat"));
+    return !none.error && !shared.error && none.file.empty();
   }));
+}
+
+TEST_CASE("the test context's all communicator is every rank of every group of the test",
+          "[groups]") {
+  const int n = pio::test::size();
+  struct Case {
+    int group_size, groups;
+  };
+  // Groups of one rank on all but the last rank (it idles), groups of two, and one group of all.
+  std::vector<Case> cases = {{1, std::max(1, n - 1)}, {0, 1}};
+  if (n >= 4)
+    cases.push_back({2, 2});
+  for (const auto &c : cases) {
+    const int procs = c.group_size > 0 ? c.group_size * c.groups : n;
+    INFO("GroupSize " << c.group_size << ", GroupCount " << c.groups);
+    pio::test::TempDir dir;
+    const auto ran = pio::test::run_config(
+        dir, "all",
+        "TestFile " + dir.file("t.dat") + "\n" +
+            faults_block("GroupSize " + std::to_string(c.group_size) + "\nGroupCount " +
+                         std::to_string(c.groups) + "\nCheckAll on\nUseFile off\n"));
+    INFO(ran.err);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      const pio::TestResult &t = ran.run.modules.at(0).tests.at(0);
+      CHECK(t.procs == procs);
+      CHECK(t.groups == (c.group_size > 0 ? c.groups : 1));
+      CHECK(!t.error);
+      return t.procs == procs && !t.error;
+    }));
+  }
 }

@@ -35,7 +35,7 @@ bool after_sample(OneSided &kernel, const std::string &mode, std::int64_t x, std
     const CacheLayout layout{x + 64, n};
     buf.send = Region(x, layout);
     buf.recv = Region(x, layout);
-    buf.send.fill(me, kernel.traits().reduction);
+    buf.send.fill(me, kernel.traits().floats());
     Op op;
     op.comm = comm;
     op.rank = me;

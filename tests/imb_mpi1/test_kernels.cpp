@@ -39,7 +39,7 @@ bool moves_data(Kernel &kernel, std::int64_t x, bool split = true,
       UNSCOPED_INFO(t.name << ": BufferAlignment page gave a buffer off a page boundary");
       ok = false;
     }
-    buf.send.fill(me, t.reduction);
+    buf.send.fill(me, t.floats());
     op.buf = &buf;
     kernel.prepare(op);
     for (std::int64_t i = 0; i <= np; ++i) {
@@ -96,7 +96,7 @@ TEST_CASE("the checks catch a corrupted receive buffer", "[imb]") {
     const Lengths len = k->lengths(64, np);
     buf.send = Region(len.send, CacheLayout{});
     buf.recv = Region(len.recv, CacheLayout{});
-    buf.send.fill(me, k->traits().reduction);
+    buf.send.fill(me, k->traits().floats());
     op.buf = &buf;
     k->prepare(op);
     k->run(op, 0);

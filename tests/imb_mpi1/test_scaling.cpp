@@ -29,7 +29,7 @@ std::vector<pio::TestSpec> declare(std::unique_ptr<Kernel> (*make)(), int world,
   ctx.size = world;
   ctx.settings = settings(std::move(given));
   ImbModule m(make());
-  // MPI_Comm_split over MPI_COMM_SELF with a faked size: only the declaration is used here.
+  // A faked size on MPI_COMM_SELF: only the declaration is used here.
   auto tests = m.init_module(ctx);
   m.cleanup_module(ctx);
   return tests;
@@ -70,6 +70,16 @@ TEST_CASE("kernels declare IMB's classes, multiplicities and time scales (§3.3)
     REQUIRE(!tests.empty());
     const pio::TestSpec &t = tests.back();
     CHECK(t.params.at("benchmark") == w.name);
+    // What IMB's table shows is declared, typed: the title, one t column for the single
+    // transfers (§6), no #bytes for Barrier, IMB 3.2's MiB stated.
+    CHECK(t.comm->table.title == w.name);
+    const bool single = std::string(w.name) == "PingPong" || std::string(w.name) == "PingPing";
+    CHECK(t.comm->table.time == (single ? pio::TimeColumns::Single : pio::TimeColumns::Range));
+    CHECK(t.comm->table.bytes ==
+          (std::string(w.name) == "Barrier" ? pio::BytesColumn::None : pio::BytesColumn::Shown));
+    CHECK(t.comm->table.unit == pio::MbytesUnit::MiB);
+    CHECK(t.comm->table.rows == pio::GroupRows::Auto);
+    CHECK(t.comm->table.mode == pio::TableMode::None);
     CHECK(t.comm->bytes_scale == w.bytes_scale);
     CHECK(t.comm->time_scale == w.time_scale);
     CHECK(t.comm->report == w.report);
@@ -130,8 +140,14 @@ TEST_CASE("npmin, multi and map become the tests' rank groups", "[imb]") {
   REQUIRE(tests.size() == 1);
   CHECK(tests[0].groups.color == std::vector<int>{0, 0, 1, 1});
   CHECK(tests[0].params.at("groups") == "2");
+  // -multi 0: one row, the spread over the groups; their ranks listed under the title.
+  CHECK(tests[0].comm->table.rows == pio::GroupRows::Worst);
+  CHECK(tests[0].comm->table.group_ranks == std::vector<std::vector<int>>{{0, 1}, {2, 3}});
   tests = declare(make_pingpong, 4, {{"MsgLengths", {"1K"}}, {"Multi", {"1"}}, {"Map", {"2x2"}}});
   CHECK(tests[0].groups.color == std::vector<int>{0, 1, 0, 1});
+  // -multi 1: every group's row; -map 2x2 lists the ranks in map order (§5.1.2.10).
+  CHECK(tests[0].comm->table.rows == pio::GroupRows::Each);
+  CHECK(tests[0].comm->table.group_ranks == std::vector<std::vector<int>>{{0, 2}, {1, 3}});
   CHECK_THROWS(declare(make_pingpong, 1, {}));
 }
 
@@ -143,7 +159,14 @@ TEST_CASE("the IMB table states its Mbytes/sec unit and offers IMB 2019's 10^6 B
   block.output = pio::Output::Imb;
   pio::TestResult t;
   t.procs = 2;
-  t.comm = pio::CommSemantics{640, 0.5, 65536, 1.0, pio::Report::Both};
+  pio::CommSemantics comm;
+  comm.ops_per_unit = 640;
+  comm.time_scale = 0.5;
+  comm.message_bytes = 65536;
+  comm.table.title = "PingPong";
+  comm.table.time = pio::TimeColumns::Single;
+  comm.table.unit = pio::MbytesUnit::MB;
+  t.comm = comm;
   t.params = {{"benchmark", "PingPong"}, {"mbytes_unit", "MB"}};
   pio::OpTimes op;
   op.t_min_us = op.t_avg_us = op.t_max_us = 8.0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -187,4 +188,89 @@ TEST_CASE("layout trace: an unwritable path is a config error naming LayoutTrace
           "[layout_trace]") {
   expect_failure("simple_strided", "  LayoutTrace \"/nonexistent-dir/x/trace.jsonl\"\n",
                  "LayoutTrace");
+}
+
+namespace {
+
+/// The rows of a CSV file (RFC 4180 quoting), header first.
+std::vector<std::vector<std::string>> read_csv(const std::string &path) {
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::vector<std::string>> rows(1);
+  std::string cell;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+      cell += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (!quoted && c == ',') {
+      rows.back().push_back(cell);
+      cell.clear();
+    } else if (!quoted && c == '\n') {
+      rows.back().push_back(cell);
+      cell.clear();
+      rows.emplace_back();
+    } else if (!quoted && c == '\r') {
+      continue;
+    } else {
+      cell += c;
+    }
+  }
+  if (rows.back().empty())
+    rows.pop_back();
+  return rows;
+}
+
+} // namespace
+
+TEST_CASE("layout trace: a test's file use is one text in the trace, the JSON and the CSV",
+          "[layout_trace]") {
+  TempDir dir;
+  const std::string trace = dir.file("file-use.jsonl");
+  const std::string traced = "  LayoutTrace \"" + trace + "\"\n";
+  // Sequential writes give every rank its own file (thesis §3.4.1); strided reads share one.
+  const std::vector<Block> blocks = {
+      {"sequential", "write", false, true, "  BufferSizes 1K\n  WorkUnits 2\n" + traced,
+       dir.file("seq")},
+      {"simple_strided", "write", false, true,
+       "  BufferSizes 1K\n  StripSize 1K\n  WorkUnits 2\n" + traced, dir.file("strided")}};
+  pio::harness::RunOptions options;
+  options.csv_path = dir.file("file-use.csv");
+  const auto ran = run_config_with(dir, "file-use", config_text(dir, blocks), options);
+  INFO(ran.out << ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    std::string problem;
+    const auto tests = read_trace(trace, &problem);
+    INFO(problem);
+    CHECK(tests.size() == 2);
+    if (tests.size() != 2)
+      return false;
+    CHECK(tests[0].test["file"] == "file-per-process");
+    CHECK(tests[1].test["file"] == "shared");
+    // The results document as written to disk, and the CSV's file_use column.
+    std::ifstream json_in(dir.file("file-use.json"));
+    const auto results = nlohmann::json::parse(json_in);
+    const auto csv = read_csv(options.csv_path);
+    CHECK(csv.size() >= 3);
+    if (csv.size() < 3)
+      return false;
+    const auto &head = csv.front();
+    const auto column = std::find(head.begin(), head.end(), "file_use") - head.begin();
+    const auto module = std::find(head.begin(), head.end(), "module") - head.begin();
+    CHECK(static_cast<size_t>(column) < head.size());
+    if (static_cast<size_t>(column) >= head.size())
+      return false;
+    for (size_t b = 0; b < 2; ++b) {
+      const auto &test = results["modules"][b]["tests"][0];
+      CHECK(test["file_use"] == tests[b].test["file"]);
+      for (size_t r = 1; r < csv.size(); ++r)
+        if (csv[r].at(static_cast<size_t>(module)) == results["modules"][b]["module"])
+          CHECK(csv[r].at(static_cast<size_t>(column)) == tests[b].test["file"]);
+    }
+    return true;
+  }));
 }

@@ -6,12 +6,26 @@ namespace pio::test {
 
 namespace {
 
-CommSemantics comm(std::int64_t bytes, std::int64_t ops, Report report) {
+CommSemantics comm(std::int64_t bytes, std::int64_t ops, Report report, ImbTable table = {}) {
   CommSemantics c;
   c.message_bytes = bytes;
   c.ops_per_unit = ops;
   c.report = report;
+  c.table = std::move(table);
   return c;
+}
+
+/// An IMB table's typed fields, as the IMB families declare them.
+ImbTable table(TimeColumns time, BytesColumn bytes, TableMode mode, MbytesUnit unit,
+               GroupRows rows = GroupRows::Auto, std::vector<std::vector<int>> group_ranks = {}) {
+  ImbTable t;
+  t.time = time;
+  t.bytes = bytes;
+  t.mode = mode;
+  t.unit = unit;
+  t.rows = rows;
+  t.group_ranks = std::move(group_ranks);
+  return t;
 }
 
 /// One group's times: t_min, t_avg, t_max in µs and Mbytes/sec.
@@ -31,6 +45,7 @@ TestResult imb_test(int index, const std::string &benchmark, int procs, CommSema
   t.groups = static_cast<int>(groups.size());
   t.params = std::move(params);
   t.params["benchmark"] = benchmark;
+  c.table.title = benchmark;
   t.comm = c;
   const OpTimes worst =
       *std::max_element(groups.begin(), groups.end(),
@@ -77,26 +92,36 @@ RunResult run_of(int processes, std::vector<ModuleResult> blocks) {
 
 RunResult imb_modes_run() {
   const Report both = Report::Both, latency = Report::Latency;
+  const TimeColumns single = TimeColumns::Single, range = TimeColumns::Range;
+  const BytesColumn sized = BytesColumn::Shown;
+  const MbytesUnit mib = MbytesUnit::MiB;
+  const ImbTable put = table(single, sized, TableMode::Aggregate, mib),
+                 put_nonaggr = table(single, sized, TableMode::NonAggregate, mib),
+                 window = table(range, sized, TableMode::None, MbytesUnit::Unstated),
+                 s_write = table(single, sized, TableMode::Aggregate, mib),
+                 p_read = table(range, sized, TableMode::Aggregate, mib),
+                 open_close =
+                     table(range, BytesColumn::None, TableMode::None, MbytesUnit::Unstated);
   const std::map<std::string, std::string> aggr{{"mode", "aggregate"}, {"mbytes_unit", "MiB"}};
   const std::map<std::string, std::string> nonaggr{{"mode", "non-aggregate"},
                                                    {"mbytes_unit", "MiB"}};
   return run_of(
-      2, {block("imb_unidir_put", {imb_test(0, "Unidir_Put", 2, comm(0, 1000, both), aggr,
+      2, {block("imb_unidir_put", {imb_test(0, "Unidir_Put", 2, comm(0, 1000, both, put), aggr,
                                             {times(0, 2, 0.01, 0.01, 0.02, 0)}),
-                                   imb_test(1, "Unidir_Put", 2, comm(65536, 640, both), aggr,
+                                   imb_test(1, "Unidir_Put", 2, comm(65536, 640, both, put), aggr,
                                             {times(0, 2, 55.1, 58.3, 60.8, 1027.96)})}),
-          block("imb_unidir_put", {imb_test(0, "Unidir_Put", 2, comm(0, 100, both), nonaggr,
-                                            {times(0, 2, 1.4, 1.5, 1.52, 0)}),
-                                   imb_test(1, "Unidir_Put", 2, comm(65536, 100, both), nonaggr,
-                                            {times(0, 2, 9.1, 9.2, 9.39, 6656.02)})}),
-          block("imb_window", {imb_test(0, "Window", 2, comm(1024, 100, latency), {},
+          block("imb_unidir_put", {imb_test(0, "Unidir_Put", 2, comm(0, 100, both, put_nonaggr),
+                                            nonaggr, {times(0, 2, 1.4, 1.5, 1.52, 0)}),
+                                   imb_test(1, "Unidir_Put", 2, comm(65536, 100, both, put_nonaggr),
+                                            nonaggr, {times(0, 2, 9.1, 9.2, 9.39, 6656.02)})}),
+          block("imb_window", {imb_test(0, "Window", 2, comm(1024, 100, latency, window), {},
                                         {times(0, 2, 14.5, 14.51, 14.52, 0)})}),
-          block("imb_s_write_indv", {imb_test(0, "S_Write_indv", 1, comm(1024, 50, both), aggr,
-                                              {times(0, 1, 12.3, 12.3, 12.3, 79.4)})}),
-          block("imb_p_read_shared", {imb_test(0, "P_Read_shared", 2, comm(1024, 50, both), aggr,
-                                               {times(0, 2, 11.5, 17.31, 23.11, 42.26)})}),
-          block("imb_open_close", {imb_test(0, "Open_Close", 2, comm(0, 10, latency), {},
-                                            {times(0, 2, 503.02, 503.02, 503.03, 0)})})});
+          block("imb_s_write_indv", {imb_test(0, "S_Write_indv", 1, comm(1024, 50, both, s_write),
+                                              aggr, {times(0, 1, 12.3, 12.3, 12.3, 79.4)})}),
+          block("imb_p_read_shared", {imb_test(0, "P_Read_shared", 2, comm(1024, 50, both, p_read),
+                                               aggr, {times(0, 2, 11.5, 17.31, 23.11, 42.26)})}),
+          block("imb_open_close", {imb_test(0, "Open_Close", 2, comm(0, 10, latency, open_close),
+                                            {}, {times(0, 2, 503.02, 503.02, 503.03, 0)})})});
 }
 
 RunResult imb_multi_run() {
@@ -104,17 +129,23 @@ RunResult imb_multi_run() {
   const std::map<std::string, std::string> multi{
       {"multi_outflag", "1"}, {"group_ranks", "0 1;2 3"}, {"mbytes_unit", "MiB"}};
   const std::map<std::string, std::string> one{{"multi_outflag", "1"}, {"mbytes_unit", "MiB"}};
+  const ImbTable pingpong = table(TimeColumns::Single, BytesColumn::Shown, TableMode::None,
+                                  MbytesUnit::MiB, GroupRows::Each, {{0, 1}, {2, 3}}),
+                 sendrecv = table(TimeColumns::Range, BytesColumn::Shown, TableMode::None,
+                                  MbytesUnit::MiB, GroupRows::Each),
+                 barrier = table(TimeColumns::Range, BytesColumn::None, TableMode::None,
+                                 MbytesUnit::MiB, GroupRows::Each, {{0, 1}, {2, 3}});
   return run_of(
       4, {block("imb_pingpong",
-                {imb_test(0, "PingPong", 4, comm(0, 1000, both), multi,
+                {imb_test(0, "PingPong", 4, comm(0, 1000, both, pingpong), multi,
                           {times(0, 2, 0.7, 0.74, 0.76, 0), times(1, 2, 0.8, 0.85, 0.88, 0)}),
-                 imb_test(1, "PingPong", 4, comm(1024, 1000, both), multi,
+                 imb_test(1, "PingPong", 4, comm(1024, 1000, both, pingpong), multi,
                           {times(0, 2, 0.9, 0.92, 0.93, 1050.07),
                            times(1, 2, 0.85, 0.87, 0.88, 1109.73)})}),
-          block("imb_sendrecv", {imb_test(0, "Sendrecv", 4, comm(1024, 1000, both), one,
+          block("imb_sendrecv", {imb_test(0, "Sendrecv", 4, comm(1024, 1000, both, sendrecv), one,
                                           {times(0, 4, 1.1, 1.15, 1.2, 1627.6)})}),
           block("imb_barrier",
-                {imb_test(0, "Barrier", 4, comm(0, 1000, Report::Latency), multi,
+                {imb_test(0, "Barrier", 4, comm(0, 1000, Report::Latency, barrier), multi,
                           {times(0, 2, 1.29, 1.3, 1.31, 0), times(1, 2, 1.2, 1.25, 1.27, 0)})})});
 }
 

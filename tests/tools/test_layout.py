@@ -68,3 +68,12 @@ def test_layout_rejects_a_results_file(tool, tmp_path, capsys):
         tool("pio-plot").main(["layout", data("small.json"), "-o", str(tmp_path)])
     assert e.value.code == 2
     assert "not a layout trace" in capsys.readouterr().err
+
+
+def test_layout_title_names_the_file_the_harness_wrote():
+    # The trace's "file" is the harness's FileUse text (include/pio/spec.hpp), the results' too.
+    test = {"module": "sequential", "label": "4K", "rep": 0, "ranks": 2, "units": 1,
+            "mode": "write", "file": "file-per-process"}
+    assert "each rank's own file" in layout.title(test)
+    test["file"] = "shared"
+    assert "one shared file" in layout.title(test)

@@ -3,6 +3,8 @@ pictures: which rank touches which file bytes in each work unit (pio-bench thesi
 Figs. 3.5-3.12). The extents are the module's own geometry as recorded; nothing is re-derived."""
 import json
 
+from .results import FILE_PER_PROCESS
+
 RANK_LANE = 0.85  # fraction of a rank's lane its rectangles fill (the rest separates ranks)
 
 
@@ -64,7 +66,7 @@ def size_text(n):
 def title(test):
     """What the picture shows: module, test, ranks, units, the file and the mode."""
     rep = f", repetition {test['rep']}" if test["rep"] else ""
-    where = "each rank's own file" if test["file"] == "per_process" else "one shared file"
+    where = "each rank's own file" if test["file"] == FILE_PER_PROCESS else "one shared file"
     units = "1 work unit" if test["units"] == 1 else f"{test['units']} work units"
     return (f"{test['module']} {test['label']}{rep}: {test['ranks']} ranks, {units}, {where} "
             f"({test['mode']})")

@@ -6,6 +6,10 @@ import os
 
 SUPPORTED_SCHEMAS = (2,)
 
+# A test's FileUse as the harness writes it (include/pio/spec.hpp to_string): the results'
+# `file_use` and the layout trace's `file`.
+FILE_PER_PROCESS = "file-per-process"
+
 
 class ResultsError(Exception):
     """A file that is not a usable pio-bench results document."""

@@ -20,6 +20,20 @@ enum class FileUse {
   FilePerProcess, ///< one file per rank ("<TestFile>.<rank>"), opened on MPI_COMM_SELF
 };
 
+/// The one spelling of a FileUse wherever it is written as text (results JSON and CSV `file_use`,
+/// the layout trace's `file`, module params): "none", "shared", "file-per-process".
+inline const char *to_string(FileUse f) {
+  switch (f) {
+  case FileUse::None:
+    return "none";
+  case FileUse::Shared:
+    return "shared";
+  case FileUse::FilePerProcess:
+    return "file-per-process";
+  }
+  return "?";
+}
+
 /// How a time-driven phase decides when to stop (docs/timing.md).
 enum class EndCheck {
   /// Units in geometric batches (1, 2, 4, ...); after each batch the root compares the elapsed
@@ -53,6 +67,56 @@ enum class Report {
   Both,      ///< time per operation and throughput (IMB PingPong, Sendrecv, Exchange)
 };
 
+/// The time columns of an IMB-style table (IMB 3.2 User Guide §6).
+enum class TimeColumns {
+  Range, ///< t_min[usec] t_max[usec] t_avg[usec] over a group's ranks
+  /// A single transfer: t[usec] = t_max alone (§6: no t_min / t_avg), unless the table shows
+  /// the spread over several groups (GroupRows::Auto with groups > 1, or GroupRows::Worst).
+  Single,
+};
+
+/// Whether an IMB-style table has a message length column.
+enum class BytesColumn {
+  Shown, ///< #bytes first (benchmarks run per message length)
+  None,  ///< time only: #repetitions and the times (IMB's Barrier, IMB-IO's Open_Close)
+};
+
+/// How an IMB-style table shows a test that several groups run at once (IMB's -multi outflag).
+enum class GroupRows {
+  Auto,  ///< no -multi: one row, the worst group; single transfers show the spread if groups > 1
+  Worst, ///< -multi 0: one row, the worst group, with the spread over all groups' ranks
+  Each,  ///< -multi 1: a Group column and every group's row (IMB_output.c, group_mode 1)
+};
+
+/// The unit of an IMB-style table's Mbytes/sec column.
+enum class MbytesUnit {
+  Unstated, ///< 2^20 bytes/s, no "# Mbytes/sec =" line
+  MiB,      ///< 2^20 bytes/s (IMB 3.2), stated under the title
+  MB,       ///< 10^6 bytes/s (IMB 2019 and later), stated under the title
+};
+
+/// The "MODE:" line of an IMB-EXT or IMB-IO table (IMB 3.2 User Guide §6).
+enum class TableMode {
+  None,         ///< no MODE line
+  Aggregate,    ///< "MODE: AGGREGATE"
+  NonAggregate, ///< "MODE: NON-AGGREGATE"
+};
+
+/// What an IMB-style table (Output::Imb, IMB 3.2 User Guide §6) shows for a communication test.
+/// The module says it; the harness prints it and knows no benchmark by name. A new table (with
+/// its header) starts when the title, mode, process count or groups change.
+struct ImbTable {
+  std::string title;                      ///< "# Benchmarking <title>" ("" = the module's name)
+  TimeColumns time = TimeColumns::Range;  ///< one t column or t_min / t_max / t_avg
+  BytesColumn bytes = BytesColumn::Shown; ///< whether rows start with #bytes
+  GroupRows rows = GroupRows::Auto;       ///< how several groups are shown
+  MbytesUnit unit = MbytesUnit::Unstated; ///< the unit of Mbytes/sec
+  TableMode mode = TableMode::None;       ///< the MODE line
+  /// Each group's world ranks as listed under a Multi- title ("# Group  0:     0    1"), in the
+  /// module's order (IMB -map); empty = no list.
+  std::vector<std::vector<int>> group_ranks;
+};
+
 /// How the harness turns a work unit's per-rank times into per-operation figures, so no module
 /// divides by its own sample count (IMB's SCALE_TIME_HALF / SCALE_BW_DOUBLE are the idea):
 ///   t per operation (each rank) = own unit time / ops_per_unit * time_scale
@@ -64,6 +128,7 @@ struct CommSemantics {
   std::int64_t message_bytes = 0; ///< bytes of one message (IMB X)
   double bytes_scale = 1.0;      ///< messages per operation in the throughput (Sendrecv 2, Exchange 4)
   Report report = Report::Both;  ///< which figures the test reports
+  ImbTable table;                ///< what an IMB-style table shows (Output::Imb)
 };
 
 /// Which ranks take part in a test, and in which group: color[r] is the group of world rank r,
