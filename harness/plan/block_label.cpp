@@ -80,6 +80,24 @@ std::string where(const ModuleBlock &b) {
                          : b.label_file + ":" + std::to_string(b.label_line);
 }
 
+/// Whether a derived label shows this setting of a block: only what the block itself sets away
+/// from the harness's defaults (hints: every hint requested, global ones included), so that a
+/// label never depends on the other blocks of the config.
+/// Module directives (sizes, counts...) are left out unless swept: they name the block's tests.
+bool shown_when_derived(const ModuleBlock &b, const Item &it) {
+  if (it.key == "Collective" || it.key == "SyncWrites")
+    return it.value == "on";
+  if (it.key == "FileView")
+    return it.value == "off";
+  if (it.key == "TimingScope")
+    return it.value != "unit";
+  if (it.key == "StoneWall")
+    return it.value != "0";
+  if (it.key == "Processes") // written in the block (or swept), not the run's size by default
+    return !b.processes_line.name.empty();
+  return it.key == "TestFile" || it.key.rfind("Hint:", 0) == 0;
+}
+
 } // namespace
 
 void label_blocks(std::vector<ModulePlan> &plans) {
@@ -88,25 +106,6 @@ void label_blocks(std::vector<ModulePlan> &plans) {
   for (const auto &p : plans) {
     all.push_back(items(p));
     bases.push_back(base_of(p));
-  }
-  // Per module (and mode): the settings whose value (or presence) differs between its blocks.
-  std::map<std::string, std::set<std::string>> varying;
-  {
-    std::map<std::string, std::map<std::string, std::set<std::string>>> seen;
-    std::map<std::string, int> blocks;
-    for (size_t i = 0; i < plans.size(); ++i) {
-      ++blocks[bases[i]];
-      for (const auto &it : all[i])
-        seen[bases[i]][it.key].insert(it.value);
-    }
-    for (size_t i = 0; i < plans.size(); ++i)
-      for (const auto &it : all[i]) {
-        int with = 0;
-        for (size_t j = 0; j < plans.size(); ++j)
-          with += bases[j] == bases[i] && find_item(all[j], it.key) ? 1 : 0;
-        if (seen[bases[i]][it.key].size() > 1 || with != blocks[bases[i]])
-          varying[bases[i]].insert(it.key);
-      }
   }
   std::map<std::string, size_t> taken;
   for (size_t i = 0; i < plans.size(); ++i) {
@@ -121,7 +120,7 @@ void label_blocks(std::vector<ModulePlan> &plans) {
       show(find_item(all[i], name));
     if (b.label.empty())
       for (const auto &it : all[i])
-        if (varying[bases[i]].count(it.key))
+        if (shown_when_derived(b, it))
           show(&it);
     const auto [at, fresh] = taken.emplace(label, i);
     if (!fresh)
@@ -131,8 +130,9 @@ void label_blocks(std::vector<ModulePlan> &plans) {
                             " and here have the "
                             "same label '" +
                             label + "'",
-                        "labels name blocks in the results and must be unique: give one of them "
-                        "a different Label");
+                        "labels name blocks in the results and must be unique (a derived label "
+                        "leaves out module directives such as BufferSizes unless swept): give "
+                        "one of them a Label");
     plans[i].label = label;
   }
 }

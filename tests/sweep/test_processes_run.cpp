@@ -78,14 +78,16 @@ TEST_CASE("a module in a Processes block sees the block's communicator", "[sweep
   pio::test::TempDir dir;
   const int n = pio::test::size();
   // DelayRank 1 is a rank of a block of 2 and not of a block of 1: init_module checks it
-  // against ModuleContext::size.
+  // against ModuleContext::size. (A derived label leaves DelayRank out, so at -n 1 the two
+  // blocks would both be "null Processes=1": the first has a Label.)
   const auto ok = pio::test::run_config(
       dir, "comm_ok",
       "<ap_module>\nModuleName null\nWorkUnits 1\nDelayRank 1\nProcesses all\n</ap_module>\n");
   REQUIRE(pio::test::all_ranks(ok.exit_code == (n >= 2 ? 0 : 1)));
   const auto one = pio::test::run_config(
       dir, "comm_one",
-      "<ap_module>\nModuleName null\nWorkUnits 1\nDelayRank 1\nProcesses 1\n</ap_module>\n"
+      "<ap_module>\nModuleName null\nLabel delayed\nWorkUnits 1\nDelayRank 1\nProcesses 1\n"
+      "</ap_module>\n"
       "<ap_module>\nModuleName null\nWorkUnits 1\nProcesses 1..all\n</ap_module>\n");
   REQUIRE(pio::test::all_ranks(one.exit_code == 1));
   const auto counts = counts_up_to(n);
@@ -120,10 +122,11 @@ TEST_CASE("a pattern on the first k ranks writes the k-rank file, byte for byte"
     REQUIRE(mods.size() == counts.size());
     for (size_t i = 0; i < counts.size(); ++i) {
       const int k = counts[i];
-      CHECK(mods[i].at("label") == (counts.size() > 1 ? "simple_strided(write) TestFile=" +
-                                                            dir.file("w" + std::to_string(k)) +
-                                                            " Processes=" + std::to_string(k)
-                                                      : std::string("simple_strided(write)")));
+      // A derived label shows the block's own TestFile and Processes, whatever other blocks
+      // there are (at one rank there is one block, labelled as in a larger run).
+      CHECK(mods[i].at("label") ==
+            "simple_strided(write) TestFile=" + dir.file("w" + std::to_string(k)) +
+                " Processes=" + std::to_string(k));
       CHECK(mods[i]["tests"][0].at("reps").at(0).at("bytes") == 3 * 4096 * k);
       // Strips of 4K in rank order, k ranks, 3 units: the file of a k-rank run.
       const pio::test::Image img{3 * 4096 * k,

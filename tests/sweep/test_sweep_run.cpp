@@ -25,10 +25,11 @@ TEST_CASE("a 2x2 sweep runs four labelled blocks with their settings", "[sweep]"
   REQUIRE(on_root([&] {
     const auto &mods = ran.results.at("modules");
     REQUIRE(mods.size() == 5);
-    const char *labels[] = {"simple_strided(write) cb_buffer_size=64K Collective=on",
-                            "simple_strided(write) cb_buffer_size=64K Collective=off",
-                            "simple_strided(write) cb_buffer_size=1M Collective=on",
-                            "simple_strided(write) cb_buffer_size=1M Collective=off"};
+    const char *labels[] = {
+        "simple_strided(write) cb_buffer_size=64K Collective=on romio_cb_write=bogus",
+        "simple_strided(write) cb_buffer_size=64K Collective=off romio_cb_write=bogus",
+        "simple_strided(write) cb_buffer_size=1M Collective=on romio_cb_write=bogus",
+        "simple_strided(write) cb_buffer_size=1M Collective=off romio_cb_write=bogus"};
     const char *bytes[] = {"65536", "65536", "1048576", "1048576"};
     for (int i = 0; i < 4; ++i) {
       const auto &m = mods[i];
@@ -132,22 +133,50 @@ TEST_CASE("two blocks with the same label stop the run before any I/O", "[sweep]
   }));
 }
 
-TEST_CASE("a derived label shows what tells blocks of one module apart", "[sweep]") {
+TEST_CASE("a derived label comes from its own block and survives adding blocks", "[sweep]") {
+  pio::test::TempDir dir;
+  const std::string collective =
+      "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 2\nCollective on\n"
+      "</ap_module>\n";
+  const std::string plain =
+      "<ap_module>\nModuleName \"Simple Strided (read)\"\nBufferSizes 4K\nWorkUnits 3\n"
+      "</ap_module>\n";
+  const std::string other =
+      "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 3\nSyncWrites on\n"
+      "Hint cb_buffer_size 4194304\n</ap_module>\n";
+  const auto alone =
+      pio::test::run_config(dir, "alone", "TestFile " + dir.file("alone.dat") + "\n" + collective);
+  const auto grown = pio::test::run_config(
+      dir, "grown", "TestFile " + dir.file("grown.dat") + "\n" + collective + plain + other);
+  REQUIRE(pio::test::all_ranks(alone.exit_code == 0 && grown.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &one = alone.results.at("modules");
+    const auto &three = grown.results.at("modules");
+    REQUIRE(one.size() == 1);
+    REQUIRE(three.size() == 3);
+    // The same block has the same label whatever else the config holds; module directives
+    // (WorkUnits, BufferSizes) name its tests, not the block.
+    CHECK(one[0].at("label") == "simple_strided(write) Collective=on");
+    CHECK(three[0].at("label") == "simple_strided(write) Collective=on");
+    CHECK(three[1].at("label") == "simple_strided(read)");
+    CHECK(three[2].at("label") == "simple_strided(write) SyncWrites=on cb_buffer_size=4M");
+    return true;
+  }));
+}
+
+TEST_CASE("blocks of one module that differ only in module directives need a Label", "[sweep]") {
   pio::test::TempDir dir;
   const auto ran = pio::test::run_config(
       dir, "apart",
       "TestFile " + dir.file("apart.dat") +
           "\n<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 2\n</ap_module>\n"
-          "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 3\n</ap_module>\n"
-          "<ap_module>\nModuleName \"Simple Strided (read)\"\nBufferSizes 4K\nWorkUnits 3\n"
-          "</ap_module>\n");
-  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+          "<ap_module>\nModuleName simple_strided\nBufferSizes 4K\nWorkUnits 3\n</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 2));
+  REQUIRE(pio::test::all_ranks(!pio::test::exists(dir.file("apart.dat"))));
   REQUIRE(on_root([&] {
-    const auto &mods = ran.results.at("modules");
-    REQUIRE(mods.size() == 3);
-    CHECK(mods[0].at("label") == "simple_strided(write) WorkUnits=2");
-    CHECK(mods[1].at("label") == "simple_strided(write) WorkUnits=3");
-    CHECK(mods[2].at("label") == "simple_strided(read)");
-    return true;
+    CHECK_THAT(ran.err, Contains("have the same label 'simple_strided(write)'"));
+    CHECK_THAT(ran.err, Contains("a derived label leaves out module directives such as "
+                                 "BufferSizes unless swept): give one of them a Label"));
+    return ran.err.find("same label") != std::string::npos;
   }));
 }

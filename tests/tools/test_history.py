@@ -1,6 +1,8 @@
 """pio-compare --history: appending runs to SQLite and showing a test's trend."""
 import json
 
+import pytest
+
 from conftest import data, make_doc, scaled, write_doc
 from piotools import history, results
 
@@ -48,3 +50,22 @@ def test_cli_append_and_trend(tool, tmp_path, capsys):
     assert [r["system_label"] for r in series] == ["shm", "shm"]  # the flag, as the runs carry none
     assert cmp.main(["--history", db, "--trend", "Simple Strided (write)/1M"]) == 0
     assert "vs previous" in capsys.readouterr().out
+
+
+def test_trend_names_the_file_system_and_an_unknown_label_lists_the_known_ones(tool, tmp_path,
+                                                                               capsys):
+    db = str(tmp_path / "h.sqlite")
+    cmp = tool("pio-compare")
+    assert cmp.main(["--history", db, "--append", data("aa1.json"), data("ab-disk.json")]) == 0
+    capsys.readouterr()
+    assert cmp.main(["--history", db, "--trend", "Simple Strided (write)/1M"]) == 0
+    out = capsys.readouterr().out
+    assert "file system" in out.splitlines()[2]
+    assert [line.split()[2] for line in out.splitlines()[4:]] == ["tmpfs", "ext4"]
+    with pytest.raises(SystemExit) as e:
+        cmp.main(["--history", db, "--trend", "simple_strided(write)/1M"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "no test 'simple_strided(write)/1M' in" in err
+    assert "It knows these BLOCK/TEST labels:\n  Flash I/O (write)/" in err
+    assert "\n  Simple Strided (write)/1M\n" in err

@@ -1,6 +1,7 @@
 """pio-results (CSV and table), pio-plot (files written) and every tool's --help."""
 import copy
 import io
+import re
 import subprocess
 import sys
 
@@ -37,6 +38,16 @@ def test_table_puts_runs_side_by_side(tool, capsys):
     assert out[0] == ("| block | test | metric | one median | one min-max | two median |"
                       " two min-max |")
     assert len(out) == 2 + 26
+    # Plain numbers, 4 significant digits, never 1.744e+04.
+    seg = next(line for line in out if line.startswith("| Segmented (write) | 64K |"))
+    assert not re.search(r"\de[+-]\d", "\n".join(out))
+    assert seg.split("|")[4].strip().isdigit()  # a median above 1000 MiB/s, as an integer
+
+
+def test_numbers_are_plain_with_4_significant_digits():
+    from piotools import text
+    assert [text.number(x) for x in (17443.2, 1744.4, 1.2345, 0.629, 0.000123, 0.0, None)] == [
+        "17443", "1744", "1.234", "0.6290", "0.0001230", "0", ""]
 
 
 def test_plot_writes_png_and_svg_per_module(tool, tmp_path, capsys):

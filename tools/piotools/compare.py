@@ -8,7 +8,28 @@ RUN_CHECKS = {
     "mpi_library": results.mpi_name,
     "system_label": lambda d: d.get("system_label"),
 }
-ALLOWABLE = sorted(list(RUN_CHECKS) + ["settings"])
+ALLOWABLE = sorted(list(RUN_CHECKS) + ["settings", "tests"])
+
+# Exit statuses of pio-compare (and of the nightly job, docs/regression.md), one spelling each.
+EXIT_OK = 0             # every test compared, no regression
+EXIT_REGRESSION = 1     # at least one regression (a test failing in the candidate is one)
+EXIT_USAGE = 2          # bad arguments or an unreadable results document
+EXIT_NOT_COMPARABLE = 3  # some test not comparable, or no test compared at all
+EXIT_NO_BASELINE = 4    # the baseline is empty or missing: the first night (the candidate is fine)
+
+
+def exit_status(report):
+    """pio-compare's exit status for a report: a regression first, then anything not compared
+    (unless --allow tests accepts tests on one side only), else 0."""
+    s = report["summary"]
+    if s.get("regression"):
+        return EXIT_REGRESSION
+    if s.get("not comparable") or not any(s.get(v) for v in COMPARED):
+        return EXIT_NOT_COMPARABLE
+    return EXIT_OK
+
+
+COMPARED = ("no significant change", "improvement")
 
 
 def run_differences(baselines, candidate, allow):
@@ -40,13 +61,20 @@ def setup_differences(base_tests, cand_test, allow):
     return reasons
 
 
-def compare_runs(baselines, candidate, threshold=0.05, alpha=0.05, correction="holm",
-                 test="welch", ci="welch", level=0.95, allow=(), noise="auto"):
-    """Compares a candidate run with one or more baseline runs (their repetitions pooled).
-    `noise`: "reps" (the repetitions' spread), "runs" (the spread between baseline runs) or
-    "auto" (runs when the test has 2 or more baseline runs, else reps).
-    Returns {"rows": [...], "run_reasons": [...], "summary": {...}}; each row has the test's
-    name, key, metric, medians, change, ci, p, p_adjusted, verdict and reason."""
+# The gate's defaults (docs/regression.md says how they were chosen).
+DEFAULTS = {"threshold": 0.05, "alpha": 0.05, "spread_factor": 2.0, "floor_us": 1.0}
+
+
+def compare_runs(baselines, candidate, threshold=DEFAULTS["threshold"],
+                 alpha=DEFAULTS["alpha"], correction="holm", level=0.95, allow=(),
+                 spread_factor=DEFAULTS["spread_factor"], floor_us=DEFAULTS["floor_us"]):
+    """Compares a candidate run with one or more baseline runs (their repetitions pooled; the
+    spread between the runs' medians is the run-to-run noise a verdict must exceed
+    `spread_factor` times, stats.verdict). A time per operation (lower is better) whose medians
+    differ by less than `floor_us` microseconds gets no verdict: sub-microsecond timings jump by
+    a timer tick. Returns {"rows": [...], "run_reasons": [...], "summary": {...}}; each row has
+    the test's name, key, metric, medians, change, ci, p, p_adjusted, spread, verdict and
+    reason. Tests on one side only are not comparable unless `allow` has "tests"."""
     run_reasons = run_differences(baselines, candidate, set(allow))
     base = {}
     for doc in baselines:
@@ -62,7 +90,8 @@ def compare_runs(baselines, candidate, threshold=0.05, alpha=0.05, correction="h
         metric, cvals, higher = c.metric()
         row.update(metric=metric, higher_is_better=higher, n_candidate=len(cvals))
         if not bs:
-            row.update(verdict="not comparable", reason="only in candidate")
+            row.update(verdict="new" if "tests" in allow else "not comparable",
+                       reason="only in candidate")
             continue
         bvals = [v for b in bs for v in b.metric()[1]]
         row.update(n_baseline=len(bvals), baseline_runs=len(bs))
@@ -78,22 +107,14 @@ def compare_runs(baselines, candidate, threshold=0.05, alpha=0.05, correction="h
         if c.error:
             reasons.append(f"failed in candidate: {c.error}")
         reasons += setup_differences(bs, c, set(allow))
-        how = noise if noise != "auto" else ("runs" if len(bs) >= 2 else "reps")
-        if not reasons and how == "runs" and len(bs) < 2:
-            reasons.append("run-level noise needs 2 or more baseline runs")
-        if not reasons and how == "reps" and (len(bvals) < 2 or len(cvals) < 2):
-            reasons.append(f"too few repetitions for a noise estimate "
-                           f"(baseline {len(bvals)}, candidate {len(cvals)}; need 2 each)")
         if not reasons:
             try:
-                row.update(stats.compare([b.metric()[1] for b in bs], cvals, higher, level,
-                                         test, ci, how))
+                row.update(stats.compare([b.metric()[1] for b in bs], cvals, higher, level))
             except ValueError as e:
                 reasons.append(f"values not comparable: {e}")
         elif bvals and cvals and all(v > 0 for v in bvals + cvals):
             # Shown for information; no verdict is drawn from it.
-            g = stats.geometric_mean(cvals) / stats.geometric_mean(bvals)
-            row["change"] = (g if higher else 1 / g) - 1
+            row["change"] = stats.median_change(bvals, cvals, higher)
         if reasons:
             row.update(verdict="not comparable", reason="; ".join(reasons))
     for key, bs in base.items():
@@ -101,16 +122,22 @@ def compare_runs(baselines, candidate, threshold=0.05, alpha=0.05, correction="h
             b = bs[0]
             rows.append({"block": b.block_label, "test": b.label, "params": b.params,
                          "name": b.name, "occurrence": b.occurrence, "metric": b.metric()[0],
-                         "verdict": "not comparable", "reason": "only in baseline"})
+                         "verdict": "gone" if "tests" in allow else "not comparable",
+                         "reason": "only in baseline"})
     tested = [r for r in rows if "p" in r]
     for r, padj in zip(tested, stats.adjust([r["p"] for r in tested], correction)):
         r["p_adjusted"] = padj
-        r["verdict"] = stats.verdict(r["change"], r["ci"], padj, threshold, alpha)
+        r["verdict"] = stats.verdict(r["change"], r["ci"], padj, threshold, alpha, r["spread"],
+                                     spread_factor)
         r["reason"] = ""
+        if r["verdict"] != "no significant change" and not r["higher_is_better"] and \
+                abs(r["median_candidate"] - r["median_baseline"]) < floor_us:
+            r["verdict"] = "no significant change"
+            r["reason"] = f"medians differ by less than the {floor_us:g} us floor"
     summary = {}
     for r in rows:
         summary[r["verdict"]] = summary.get(r["verdict"], 0) + 1
     return {"rows": rows, "run_reasons": run_reasons, "summary": summary,
             "settings": {"threshold": threshold, "alpha": alpha, "correction": correction,
-                         "test": test, "ci": ci, "level": level, "noise": noise,
-                         "allow": sorted(allow)}}
+                         "level": level, "spread_factor": spread_factor,
+                         "floor_us": floor_us, "allow": sorted(allow)}}

@@ -58,7 +58,7 @@ def trend(db, label, last=10, system=None):
     """A test's history, oldest first: {test name: [row dict, ...]} for the last `last` runs.
     `label` is 'BLOCK' (all its tests) or 'BLOCK/TEST'."""
     block, _, test = (s.strip() for s in label.partition("/"))
-    sql = ("SELECT r.date, r.system_label, t.block, t.test, t.params, t.occurrence, t.metric, "
+    sql = ("SELECT r.date, r.system_label, r.file_system, t.block, t.test, t.params, t.occurrence, t.metric, "
            "t.higher_is_better, t.n, t.median, t.min, t.max, t.error FROM tests t "
            "JOIN runs r ON r.id = t.run_id WHERE t.block = ?")
     args = [block]
@@ -69,7 +69,7 @@ def trend(db, label, last=10, system=None):
         sql += " AND r.system_label = ?"
         args.append(system)
     sql += " ORDER BY r.date DESC, r.id DESC"
-    cols = ["date", "system_label", "block", "test", "params", "occurrence", "metric",
+    cols = ["date", "system_label", "file_system", "block", "test", "params", "occurrence", "metric",
             "higher_is_better", "n", "median", "min", "max", "error"]
     out = {}
     for row in db.execute(sql, args):
@@ -81,3 +81,14 @@ def trend(db, label, last=10, system=None):
         if len(rows) < last:
             rows.append(r)
     return {k: v[::-1] for k, v in out.items()}
+
+
+def labels(db, system=None):
+    """Every 'BLOCK/TEST' label in the history (of one system label if given), sorted, as
+    --trend takes them."""
+    sql = "SELECT DISTINCT t.block, t.test FROM tests t JOIN runs r ON r.id = t.run_id"
+    args = []
+    if system:
+        sql += " WHERE r.system_label = ?"
+        args.append(system)
+    return sorted(f"{b}/{t}" for b, t in db.execute(sql + " ORDER BY t.block, t.test", args))

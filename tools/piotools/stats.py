@@ -1,8 +1,10 @@
 """Statistics for comparing repetitions of a test between two runs.
 
-Effects are measured on the log scale: bandwidths and times are ratios by nature and their
-noise is multiplicative, so the change is the ratio of geometric means and its confidence
-interval comes from the difference of mean logs (Welch's t interval, or a percentile bootstrap)."""
+The change is the ratio of medians (it agrees with the medians shown beside it and resists an
+outlier), with a percentile bootstrap interval on the log scale (bandwidth and time noise is
+multiplicative). Significance is Mann-Whitney U on the repetitions; since repetitions inside a
+run agree far better than runs do, a verdict also needs an effect beyond the spread between the
+baseline runs' own medians."""
 import math
 
 import numpy as np
@@ -16,94 +18,71 @@ def _logs(values):
     return np.log(a)
 
 
-def _welch(x, y):
-    """(difference of means y - x, its standard error, Welch-Satterthwaite degrees of freedom)."""
-    vx, vy = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
-    se = math.sqrt(vx + vy)
-    d = y.mean() - x.mean()
-    if se == 0:
-        return d, 0.0, float(x.size + y.size - 2)
-    df = (vx + vy) ** 2 / (vx**2 / (x.size - 1) + vy**2 / (y.size - 1))
-    return d, se, df
+def median_change(base, cand, higher_is_better=True):
+    """Relative change of performance from the ratio of the medians (+0.10 = 10 % better): the
+    figure agrees with the medians a table shows beside it, and one outlier cannot move it."""
+    r = float(np.median(cand) / np.median(base))
+    return math.expm1(math.log(r) if higher_is_better else -math.log(r))
 
 
-def welch_p(x, y):
-    """Two-sided p-value of Welch's t-test on two log samples (0 or 1 when both are constant)."""
-    d, se, df = _welch(x, y)
-    if se == 0:
-        return 1.0 if d == 0 else 0.0
-    return float(2 * sps.t.sf(abs(d) / se, df))
+def _log_median_ratio(x, y, axis=-1):
+    return np.log(np.median(y, axis=axis)) - np.log(np.median(x, axis=axis))
+
+
+def median_ratio_ci(x, y, level, resamples=2000, seed=1):
+    """Percentile bootstrap interval (scipy.stats.bootstrap, fixed seed so that a comparison is
+    reproducible) of the log ratio of medians log(median y / median x)."""
+    if np.all(x == x[0]) and np.all(y == y[0]):
+        d = float(np.log(y[0] / x[0]))
+        return d, d
+    res = sps.bootstrap((x, y), _log_median_ratio, vectorized=True, paired=False,
+                        confidence_level=level, n_resamples=resamples, method="percentile",
+                        random_state=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 def mannwhitney_p(x, y):
-    """Two-sided p-value of the Mann-Whitney U test (exact for small samples without ties)."""
+    """Two-sided p-value of the Mann-Whitney U test of the pooled baseline repetitions against
+    the candidate's (exact for small samples without ties); 1 when all values are equal."""
     if np.all(x == x[0]) and np.all(y == y[0]) and x[0] == y[0]:
         return 1.0
     return float(sps.mannwhitneyu(x, y, alternative="two-sided").pvalue)
 
 
-def welch_ci(x, y, level):
-    """Confidence interval of the difference of mean logs y - x (Welch's t interval)."""
-    d, se, df = _welch(x, y)
-    if se == 0:
-        return d, d
-    h = sps.t.ppf(0.5 + level / 2, df) * se
-    return d - h, d + h
+def run_spread(base_runs):
+    """How far the baseline runs themselves vary: the largest |log(run median / pooled median)|
+    over the runs. A new run of an unchanged system lands about this far away, so a verdict
+    needs a larger effect. With one run, the largest |log(repetition / median)| stands in."""
+    if len(base_runs) < 2:
+        r = np.asarray(base_runs[0], dtype=float) if base_runs else np.ones(1)
+        return float(np.max(np.abs(np.log(r / np.median(r)))))
+    pooled = np.log(np.median(np.concatenate(base_runs)))
+    return float(max(abs(np.log(np.median(r)) - pooled) for r in base_runs))
 
 
-def bootstrap_ci(x, y, level, resamples=4000, seed=1):
-    """Percentile bootstrap interval of the difference of mean logs y - x (fixed seed, so a
-    comparison is reproducible)."""
-    rng = np.random.default_rng(seed)
-    bx = rng.choice(x, size=(resamples, x.size)).mean(axis=1)
-    by = rng.choice(y, size=(resamples, y.size)).mean(axis=1)
-    lo, hi = np.quantile(by - bx, [0.5 - level / 2, 0.5 + level / 2])
-    return float(lo), float(hi)
-
-
-def runs_ci_p(base_runs, y, level):
-    """Run-level noise: (difference, CI, p) of the candidate's mean log y against baseline runs
-    (one array of log values per run). The baseline is the mean over all pooled repetitions;
-    its noise is the spread of the runs' own means, so a candidate is flagged only when it lies
-    outside what the baseline runs vary by from run to run (a prediction interval with k-1
-    degrees of freedom for k runs)."""
-    k = len(base_runs)
-    means = np.array([r.mean() for r in base_runs])
-    pooled = np.concatenate(base_runs).mean()
-    d = y.mean() - pooled
-    se = means.std(ddof=1) * math.sqrt(1 + 1 / k)
-    if se == 0:
-        return d, (d, d), (1.0 if d == 0 else 0.0)
-    h = sps.t.ppf(0.5 + level / 2, k - 1) * se
-    return d, (d - h, d + h), float(2 * sps.t.sf(abs(d) / se, k - 1))
-
-
-def compare(base, cand, higher_is_better=True, level=0.95, test="welch", ci="welch",
-            noise="reps"):
-    """Compares two samples of one metric. `base` is one list of values, or (noise="runs") a
-    list of lists, one per baseline run. Returns a dict with `change` (relative change of
-    performance, +0.10 = 10 % better, from the ratio of geometric means), `ci` (its interval at
-    `level`), `p` (two-sided, uncorrected) and `noise`. Repetition-level noise (Welch's t or
-    Mann-Whitney on the pooled repetitions) needs 2 values on each side; run-level noise needs
-    2 baseline runs."""
-    y = _logs(cand)
-    if noise == "runs":
-        runs = [_logs(r) for r in base]
-        if len(runs) < 2:
-            raise ValueError("run-level noise needs at least 2 baseline runs")
-        d, (lo, hi), p = runs_ci_p(runs, y, level)
-    else:
-        x = _logs([v for r in base for v in r] if base and isinstance(base[0], list) else base)
-        if x.size < 2 or y.size < 2:
-            raise ValueError("need at least 2 repetitions on each side")
-        d = y.mean() - x.mean()
-        lo, hi = bootstrap_ci(x, y, level) if ci == "bootstrap" else welch_ci(x, y, level)
-        p = mannwhitney_p(x, y) if test == "mannwhitney" else welch_p(x, y)
-    sign = 1.0 if higher_is_better else -1.0
-    d, lo, hi = sign * d, sign * lo, sign * hi
-    lo, hi = min(lo, hi), max(lo, hi)
-    return {"change": math.expm1(d), "ci": [math.expm1(lo), math.expm1(hi)], "p": p,
-            "noise": noise}
+def compare(base, cand, higher_is_better=True, level=0.95):
+    """Compares one metric of a candidate run with baseline runs. `base` is a list of lists (the
+    repetitions of each baseline run), `cand` the candidate's repetitions; all positive. Returns
+    `change` (ratio of the medians of the candidate and the pooled baseline, as a change of
+    performance: +0.10 = 10 % better), `ci` (its bootstrap interval at `level`), `p` (two-sided
+    Mann-Whitney U, uncorrected) and `spread` (run_spread, as a fraction: exp(s) - 1). Needs 2
+    repetitions on each side. A flat list of values is one baseline run."""
+    if len(base) and np.ndim(base[0]) == 0:
+        base = [base]
+    runs = [np.asarray(r, dtype=float) for r in base]
+    for r in runs + [np.asarray(cand, dtype=float)]:
+        _logs(r)
+    x = np.concatenate(runs) if runs else np.array([])
+    y = np.asarray(cand, dtype=float)
+    if x.size < 2 or y.size < 2:
+        raise ValueError(f"too few repetitions (baseline {x.size}, candidate {y.size}; "
+                         "need 2 each)")
+    lo, hi = median_ratio_ci(x, y, level)
+    if not higher_is_better:
+        lo, hi = -hi, -lo
+    return {"change": median_change(x, y, higher_is_better),
+            "ci": [math.expm1(lo), math.expm1(hi)], "p": mannwhitney_p(x, y),
+            "spread": math.expm1(run_spread(runs))}
 
 
 def holm(pvalues):
@@ -144,15 +123,19 @@ def adjust(pvalues, method):
     return list(pvalues)
 
 
-def verdict(change, ci, p_adjusted, threshold, alpha):
-    """regression / improvement when the change is significant after correction AND its whole
-    confidence interval lies beyond the minimum effect `threshold` (a fraction); otherwise no
+def verdict(change, ci, p_adjusted, threshold, alpha, spread=0.0, spread_factor=2.0):
+    """regression / improvement when three things hold: the change is significant after
+    correction (p_adjusted < alpha); its whole confidence interval lies beyond the minimum
+    effect `threshold`; and the change itself lies beyond `spread_factor` times what the
+    baseline runs vary by (`spread`, both fractions, compared as log ratios). Otherwise no
     significant change."""
-    if p_adjusted < alpha:
-        if ci[1] < -threshold:
-            return "regression"
-        if ci[0] > threshold:
-            return "improvement"
+    if p_adjusted >= alpha:
+        return "no significant change"
+    beyond = spread_factor * math.log1p(spread)
+    if ci[1] < -threshold and -math.log1p(change) > beyond:
+        return "regression"
+    if ci[0] > threshold and math.log1p(change) > beyond:
+        return "improvement"
     return "no significant change"
 
 

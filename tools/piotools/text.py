@@ -1,4 +1,5 @@
 """Plain-text tables for the tools' console output."""
+import math
 
 
 def table(header, rows, align=None):
@@ -22,5 +23,11 @@ def percent(x, digits=1):
 
 
 def number(x):
-    """A measurement with 4 significant digits."""
-    return "" if x is None else f"{x:.4g}"
+    """A measurement with 4 significant digits in plain notation, never an exponent: 17443.2 ->
+    '17443', 1.2345 -> '1.234', 0.000123 -> '0.0001230'."""
+    if x is None:
+        return ""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    digits = max(0, 3 - math.floor(math.log10(abs(x))))
+    return f"{x:.{digits}f}"
