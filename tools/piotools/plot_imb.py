@@ -62,6 +62,9 @@ def figures(module, runs):
     if not any(lines for _, lines, _, _ in per_run):
         return []
     unit = per_run[0][3]
+    lengths = {x for _, lines, _, _ in per_run for pts in lines.values() for x in pts}
+    if len(lengths) == 1:
+        return [(plotkit.safe(module), single_length(module, runs, per_run, lengths.pop()))]
     show_mbs = any(rep and any(plotkit.positive([o.get("mbytes_per_s", 0) for ops in ln.values()
                                                  for o in ops]) for ln in lines.values())
                    for _, lines, rep, _ in per_run)
@@ -94,3 +97,31 @@ def figures(module, runs):
     plotkit.legend_beside(axes[-1])
     fig.suptitle(f"IMB {benchmark_name(runs[0][1])} ({module})", fontsize=11)
     return [(plotkit.safe(module), plotkit.finish(fig))]
+
+
+def single_length(module, runs, per_run, length):
+    """Kernels with one message length (Barrier, Open_Close): a bar of t_avg per process count
+    (and group), the t_min-t_max range as its error bar."""
+    fig, (ax,) = plotkit.new_figure(1, width=8, height=4)
+    names, values, lo, hi, colours = [], [], [], [], []
+    names_all = list(dict.fromkeys(n for _, lines, _, _ in per_run for n in lines))
+    for tag, lines, _, _ in per_run:
+        for name, pts in lines.items():
+            ops = pts[length]
+            t = plotkit.median([o["t_avg_us"] for o in ops])
+            names.append(f"{tag}: {name}" if tag else name)
+            values.append(t)
+            lo.append(t - plotkit.median([o["t_min_us"] for o in ops]))
+            hi.append(plotkit.median([o["t_max_us"] for o in ops]) - t)
+            colours.append(f"C{names_all.index(name) % 10}")
+    ys = list(range(len(names)))
+    ax.barh(ys, values, xerr=[lo, hi], color=colours, capsize=3)
+    ax.set_yticks(ys, names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_axisbelow(True)
+    ax.set_xlabel(f"t_avg [{TIME_UNIT}] (bars: t_min-t_max)")
+    ax.grid(True, axis="x", which="both", alpha=0.3)
+    ax.set_title(f"IMB {benchmark_name(runs[0][1])} ({module}): time per operation, "
+                 f"message length {plotkit.size_label(length)} bytes", fontsize=10)
+    return plotkit.finish(fig)

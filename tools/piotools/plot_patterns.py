@@ -11,6 +11,11 @@ SWITCHES = (("collective", "Collective"), ("file_view", "FileView"),
 BW_UNIT = "MiB/s"  # results' bandwidth_MiBps (docs/results.md)
 
 
+def processes(n):
+    """'1 process', '4 processes'."""
+    return f"{n} process" + ("" if str(n) == "1" else "es")
+
+
 def _on_off(v):
     return "on" if v in (True, "true", "on", "1") else "off"
 
@@ -25,7 +30,7 @@ def block_setup(block):
         if k.startswith("Hint:"):
             s[k] = f"{k[5:]} {value}"
         elif k == "Processes":
-            s[k] = f"{value} processes"
+            s[k] = processes(value)
         else:
             s[k] = f"{k} {value}"
     for field, directive in SWITCHES:
@@ -36,11 +41,12 @@ def block_setup(block):
 
 def lines_of(blocks):
     """{line name: {buffer size: [bandwidth per repetition]}} of one module's blocks: a line per
-    temporal mode, per setting that differs between the blocks and per process count."""
+    temporal mode, per setting that differs between the blocks and per process count; and the
+    name parts every line shares (said once, in the title)."""
     setups = [block_setup(b) for b in blocks]
     varying = sorted({k for s in setups for k in s if len({x.get(k) for x in setups}) > 1})
     procs = {t.get("procs") for b in blocks for t in b.get("tests") or []}
-    out = {}
+    parts_of, values = {}, {}
     for b, s in zip(blocks, setups):
         for t in b.get("tests") or []:
             if t.get("error") or not t.get("reps") or t.get("comm"):
@@ -48,13 +54,19 @@ def lines_of(blocks):
             mode = (t.get("params") or {}).get("mode", "")
             parts = [mode] + [s[k] for k in varying if k in s]
             if len(procs) > 1:
-                parts.append(f"{t.get('procs')} processes")
-            name = ", ".join(p for p in parts if p) or b.get("label", "")
+                parts.append(processes(t.get("procs")))
+            parts = tuple(p for p in parts if p) or (b.get("label", ""),)
             size = results.buffer_bytes(t)
             vals = [r["bandwidth_MiBps"] for r in t["reps"]]
             if size and plotkit.positive(vals):
-                out.setdefault(name, {}).setdefault(size, []).extend(vals)
-    return out
+                parts_of[parts] = parts
+                values.setdefault(parts, {}).setdefault(size, []).extend(vals)
+    common = set.intersection(*(set(p) for p in values)) if len(values) > 1 else set()
+    out = {}
+    for parts, pts in values.items():
+        name = ", ".join(p for p in parts if p not in common) or ", ".join(parts)
+        out[name] = pts
+    return out, [p for p in next(iter(values), ()) if p in common]
 
 
 def draw(ax, lines, run=0, first_style=0, tag=""):
@@ -78,10 +90,14 @@ def draw(ax, lines, run=0, first_style=0, tag=""):
 
 def figures(module, runs):
     """[(name, figure)]: one figure per pattern module; runs = [(tag, blocks), ...]."""
-    per_run = [(tag, lines_of(blocks)) for tag, blocks in runs]
+    per_run, common = [], []
+    for tag, blocks in runs:
+        lines, shared = lines_of(blocks)
+        per_run.append((tag, lines))
+        common = common or shared
     if not any(lines for _, lines in per_run):
         return []
-    fig, (ax,) = plotkit.new_figure(1, width=9.5, height=4.8)
+    fig, (ax,) = plotkit.new_figure(1, width=11.5, height=5.0)
     sizes = set()
     names = list(dict.fromkeys(n for _, lines in per_run for n in lines))
     for k, (tag, lines) in enumerate(per_run):
@@ -93,6 +109,7 @@ def figures(module, runs):
     ax.grid(True, which="both", alpha=0.3)
     plotkit.legend_beside(ax)
     title = runs[0][1][0].get("module_name", module).split(" (")[0]
-    ax.set_title(f"{title}: bandwidth against buffer size\n"
+    every = f" ({', '.join(common)})" if common else ""
+    ax.set_title(f"{title}{every}: bandwidth against buffer size\n"
                  "median over repetitions, bars: min-max", fontsize=10)
     return [(plotkit.safe(module), plotkit.finish(fig))]

@@ -75,16 +75,23 @@ def overlapping(boxes):
 
 def untangle_ticks(fig):
     """Keeps every x tick label of every axes from overlapping its neighbours: rotate them,
-    then drop every other label until none overlap."""
+    then show every second, fourth ... label until none overlap."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+
+    def clash(ax):
+        boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels()
+                 if t.get_visible() and t.get_text()]
+        return bool(overlapping(boxes))
+
     for ax in fig.axes:
-        if not ax.get_xticklabels():
+        if not ax.get_xticklabels() or not clash(ax):
             continue
-        if overlapping(tick_boxes(fig, ax)):
-            for t in ax.get_xticklabels():
-                t.set_rotation(45)
-                t.set_horizontalalignment("right")
+        for t in ax.get_xticklabels():
+            t.set_rotation(45)
+            t.set_horizontalalignment("right")
         step = 2
-        while overlapping(tick_boxes(fig, ax)) and step < 64:
+        while clash(ax) and step < 64:
             for k, t in enumerate(ax.get_xticklabels()):
                 t.set_visible(k % step == 0)
             step *= 2
