@@ -205,15 +205,18 @@ def test_commtest_time_against_count_with_the_model():
     models = {k: v for k, v in lines.items() if k.strip().startswith("model")}
     assert measured and len(models) >= 1
     assert all("a = " in k and "b = " in k and "error" in k for k in models)
-    assert ax.get_xlabel().startswith("messages per swap N")
-    assert ax.get_ylabel() == "T_N, time of one swap [µs]"
-    # Every measured point is a T_N of the times table of the panel's experiment.
-    pairing, experiment = ax.get_title().split(", ")
-    want = {(r["N"], r["T_N [us]"]) for r in times
-            if r["pairing"] == pairing and r["experiment"] == experiment}
-    for xs, ys in measured.values():
-        assert all(any(x == n and y == pytest.approx(t) for n, t in want)
-                   for x, y in zip(xs, ys))
+    assert ax.get_xlabel() == "messages per swap N [count]"
+    assert ax.get_ylabel() == "T_N [µs]"
+    # A panel per protocol: 11 + 10 protocols of the COMMTEST description, in id order.
+    assert len(fig.axes) == len(stats) // 2 == 21
+    assert ax.get_title() == "(0,0) simple basic warm"
+    assert set(measured) == {"0-1 128KB", "0-1 8KB"}
+    # Every measured point is a T_N of the times table of its experiment and protocol.
+    for name, (xs, ys) in measured.items():
+        experiment = name.split()[1]
+        want = {r["N"]: r["T_N [us]"] for r in times
+                if r["experiment"] == experiment and r["protocol"] == "(0,0)"}
+        assert xs == sorted(want) and ys == pytest.approx([want[n] for n in xs])
 
 
 def test_compare_overlays_both_runs_and_draws_the_change():

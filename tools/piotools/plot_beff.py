@@ -16,10 +16,15 @@ def unit_of(column):
     return column.rsplit(" ", 1)[-1]
 
 
+def header(column):
+    """A Table 1 column head on up to three short lines."""
+    return column.replace("/proc", "\n/proc").replace(" MB/s", "\nMB/s")
+
+
 def table_text(value, column):
     """A Table 1 cell as the paper prints it."""
     if column == "L_max":
-        return plotkit.size_label(value) + "B"
+        return plotkit.size_label(value)
     if isinstance(value, float):
         return f"{value:.4g}"
     return str(value)
@@ -36,7 +41,7 @@ def figures(module, runs):
                 continue
             t1, t1cols = results.figure_table(block, TABLE1)
             fig = plt.figure(figsize=(9.5, 5.6))
-            grid = fig.add_gridspec(2, 1, height_ratios=[4, 1.1], hspace=0.45)
+            grid = fig.add_gridspec(2, 1, height_ratios=[4, 1.1], hspace=0.75)
             ax = fig.add_subplot(grid[0])
             lengths = [int(r["L"]) for r in rows]
             for i, (col, name) in enumerate(SERIES):
@@ -46,7 +51,7 @@ def figures(module, runs):
             lmax, _ = results.figure_value(block, "L_max")
             if lmax:
                 ax.axvline(lmax, color="0.3", linestyle=":", linewidth=1.2)
-                ax.annotate(f"L_max = {plotkit.size_label(lmax)}B", (lmax, 0.04),
+                ax.annotate(f"L_max = {plotkit.size_label(lmax)} bytes", (lmax, 0.04),
                             xycoords=("data", "axes fraction"), ha="right",
                             textcoords="offset points", xytext=(-4, 0), fontsize=8)
             plotkit.size_axis(ax, lengths, "message length L [bytes]")
@@ -65,12 +70,12 @@ def figures(module, runs):
                 tab.axis("off")
                 tab.set_title("Table 1 of the b_eff paper (§4.1)", fontsize=9)
                 cells = [[table_text(r.get(c), c) for c in t1cols] for r in t1]
-                t = tab.table(cellText=cells, colLabels=[c.replace(" MB/s", "\nMB/s")
-                                                         for c in t1cols],
+                t = tab.table(cellText=cells, colLabels=[header(c) for c in t1cols],
                               loc="center", cellLoc="center")
                 t.auto_set_font_size(False)
                 t.set_fontsize(7.5)
                 t.scale(1.0, 1.6)
             name = module if len(blocks) == 1 else f"{module}-{block.get('label', '')}"
-            out.append((plotkit.safe(f"{tag}_{name}" if compare else name), plotkit.finish(fig)))
+            plotkit.untangle_ticks(fig)
+            out.append((plotkit.safe(f"{tag}_{name}" if compare else name), fig))
     return out
