@@ -176,9 +176,11 @@ def draw_wrapped(ax, test, wrap, max_units=None, zoom=None):
     ax.set_xlabel(f"offset within a row of {size_text(wrap)} bytes (cell: {size_text(cell)})")
     ax.set_ylabel("row start offset [bytes]")
     from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import MultipleLocator
     fmt = FuncFormatter(lambda x, _: size_text(int(x)))
-    ax.xaxis.set_major_formatter(fmt)
-    ax.yaxis.set_major_formatter(fmt)
+    for axis, span in ((ax.xaxis, wrap), (ax.yaxis, grid.shape[0] * wrap)):
+        axis.set_major_locator(MultipleLocator(1 << max(0, (span // 8 - 1).bit_length())))
+        axis.set_major_formatter(fmt)
     units = test["units"] if max_units is None else min(test["units"], max_units)
     shown = "" if units == test["units"] else f" (first {units} of {test['units']} units)"
     if zoom:
@@ -196,6 +198,9 @@ def auto_wrap(test):
     a strided pattern's stride) when its parameters give one, else the power of two nearest
     the square root of the extent touched."""
     p = test.get("params") or {}
+    dataset, elem = str(p.get("dataset", "")), str(p.get("element_size", ""))
+    if "x" in dataset and elem.isdigit():  # tiled: a row of the 2-D dataset
+        return int(dataset.split("x")[-1]) * int(elem)
     for key in ("row_bytes", "stride", "array_row_bytes"):
         v = p.get(key)
         if v and str(v).isdigit() and int(v) > 0:

@@ -4,7 +4,7 @@ inspect what it shows."""
 from . import compare, plot_beff, plot_beff_io, plot_commtest, plot_imb, plot_patterns, plotkit
 from . import results
 
-from matplotlib.ticker import FuncFormatter, NullFormatter
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 
 def ratio_text(x, _pos=None):
@@ -73,6 +73,11 @@ def change_figure(base, cand, names=("A", "B"), **options):
     ax.axvspan(1 / (1 + t), 1 + t, color="0.9", zorder=0)
     ax.axvline(1, color="0.5", linewidth=0.8)
     ax.set_xscale("log")
+    # Intervals of few repetitions can span decades: the axis follows the changes, and a bar
+    # that runs off its edge has no cap there.
+    mids = [1 + r["change"] for r in rows]
+    ax.set_xlim(min(0.5, min(mids) / 1.5), max(2.0, max(mids) * 1.5))
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(FuncFormatter(ratio_text))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_yticks(list(ys), [r["name"] for r in rows], fontsize=7)
