@@ -70,7 +70,9 @@ class Browser:
     def _event(self, msg):
         method, params = msg.get("method"), msg.get("params") or {}
         if method == "Runtime.exceptionThrown":
-            self.errors.append(params["exceptionDetails"].get("text", "exception"))
+            d = params["exceptionDetails"]
+            self.errors.append(f"{d.get('text', 'exception')} "
+                               f"{(d.get('exception') or {}).get('description', '')}".strip())
         elif method == "Runtime.consoleAPICalled" and params.get("type") == "error":
             self.errors.append(f"console.error: {params.get('args')}")
         elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
@@ -112,6 +114,7 @@ class Browser:
     def screenshot(self, path, width=1280):
         """A PNG of the whole page (at most 16000 pixels tall) at `width` CSS pixels."""
         height = min(16000, int(self.evaluate("document.documentElement.scrollHeight")))
+        self.call("Emulation.setScrollbarsHidden", hidden=True)
         self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
                   deviceScaleFactor=1, mobile=False)
         data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)

@@ -99,9 +99,11 @@ def test_patterns_never_join_two_process_counts():
                     ("simple_strided", "S", "4M", "write", 4 << 20): [30.0, 31.0]}, processes=2)
     one["modules"] += two["modules"]
     one["_path"] = "x"
-    lines = series(figure([one], "simple_strided").axes[0])
-    assert {k: log2s(v[0]) for k, v in lines.items()} == {"write, 1 process": [20],
-                                                          "write, 2 processes": [20, 22]}
+    ax = figure([one], "simple_strided").axes[0]
+    lines = series(ax)
+    assert {k: log2s(v[0]) for k, v in lines.items()} == {"1 process": [20],
+                                                          "2 processes": [20, 22]}
+    assert "(write)" in ax.get_title()
 
 
 def test_beff_io_a_panel_per_method_a_line_per_pattern_type():

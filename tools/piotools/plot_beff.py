@@ -33,7 +33,7 @@ def table_text(value, column):
 def figures(module, runs):
     """[(name, figure)] per block with a b_eff curve."""
     out = []
-    compare = len(runs) > 1
+    compare = any(tag for tag, _ in runs)  # --compare: say which run
     for tag, blocks in runs:
         for block in blocks:
             rows, cols = results.figure_table(block, CURVE)

@@ -60,7 +60,7 @@ def curves(block):
 def figures(module, runs):
     """[(name, figure)]: one figure per block and partition; `runs` as in plots.figures."""
     out = []
-    compare = len(runs) > 1
+    compare = any(tag for tag, _ in runs)  # --compare: say which run
     for tag, blocks in runs:
         for block in blocks:
             data, unit = curves(block)

@@ -63,7 +63,7 @@ def protocol_order(item):
 def figures(module, runs):
     """[(name, figure)] per block with COMMTEST tables."""
     out = []
-    compare = len(runs) > 1
+    compare = any(tag for tag, _ in runs)  # --compare: say which run
     for tag, blocks in runs:
         for block in blocks:
             panels = series(block)

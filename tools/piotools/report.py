@@ -195,8 +195,8 @@ def compare_section(baselines, doc):
         ci = r.get("ci")
         rows.append((esc(r["name"]), f'<span class="{esc(r["verdict"])}">{esc(r["verdict"])}'
                                      "</span>",
-                     "" if r.get("change") is None else f"{r['change'] * 100:+.1f} %",
-                     "" if not ci else f"{ci[0] * 100:+.1f} % .. {ci[1] * 100:+.1f} %",
+                     "" if r.get("change") is None else f"{r['change'] * 100:+.3g} %",
+                     "" if not ci else f"{ci[0] * 100:+.3g} % .. {ci[1] * 100:+.3g} %",
                      esc(r.get("reason", ""))))
     summary = ", ".join(f"{v} {k}" for k, v in sorted(res["summary"].items()))
     parts = [f"<p>{esc(len(baselines))} baseline run(s): {esc(summary)}</p>"]
@@ -232,7 +232,7 @@ def render(doc, baselines=()):
     if baselines:
         text, _ = compare_section(baselines, doc)
         out.append(f'<section id="compare"><h2>Compared with the baseline</h2>{text}</section>')
-    out.append('<section id="run"><h2>The run</h2>' + table(["", ""], run_info(doc)) +
+    out.append('<section id="run"><h2>The run</h2>' + table(["", "value"], run_info(doc)) +
                f"<details><summary>config as read ({esc(doc.get('config_path'))})</summary>"
                f"<pre>{esc(doc.get('config_text'))}</pre></details></section>")
     out.append('<section id="modules"><h2>Modules</h2>')
