@@ -160,12 +160,13 @@ def block_table(block):
         unit = "µs" if name == "t_avg_us" else "MiB/s"
         err = test.error
         med = plotkit.median(values) if values else None
-        rows.append((esc(t.get("label")), esc(t.get("procs")), esc(len(values)),
+        rows.append((esc(t.get("label")), esc(t.get("procs")), esc(results.file_use(t)),
+                     esc(len(values)),
                      "" if med is None else f"{med:.4g} {unit}",
                      f"{min(values):.4g} - {max(values):.4g}" if values else "",
                      esc(err) if err else '<span class="ok">ok</span>'))
-    return table(["test", "processes", "reps", "median", "min - max", "status"], rows,
-                 numeric=(1, 2))
+    return table(["test", "processes", "file", "reps", "median", "min - max", "status"], rows,
+                 numeric=(1, 3))
 
 
 def figure_tables(block):

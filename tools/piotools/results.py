@@ -104,7 +104,7 @@ class Test:
         b, t = self.block, self.test
         settings = {k: v for k, v in (b.get("settings") or {}).items() if k != "ModuleReps"}
         return {
-            "procs": t.get("procs"), "groups": t.get("groups"), "file_use": t.get("file_use"),
+            "procs": t.get("procs"), "groups": t.get("groups"), "file_use": file_use(t),
             "buffer_size": t.get("buffer_size"), "collective": b.get("collective"),
             "file_view": b.get("file_view"), "sync_writes": b.get("sync_writes"),
             "verify": b.get("verify"), "settings": settings,
@@ -158,6 +158,10 @@ def buffer_bytes(test):
 # change when the harness's spelling changes.
 FILE_USE = {"none": "none", "shared": "shared", "file-per-process": "per_process",
             "file_per_process": "per_process", "per_process": "per_process"}
+
+
+# ... and as the harness's CSV writes it (docs/results.md, "The CSV file").
+CSV_FILE_USE = {"none": "none", "shared": "shared", "per_process": "file_per_process"}
 
 
 def file_use(test):
