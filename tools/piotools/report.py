@@ -180,8 +180,8 @@ def figure_tables(block):
         numeric = [i for i in range(len(t.get("columns") or []))
                    if all(isinstance(r[i], (int, float)) for r in rows if i < len(r))]
         parts.append(f"<h4>{esc(t.get('name'))}</h4>" +
-                     table(t.get("columns") or [], [[c if isinstance(c, (int, float))
-                                                     else esc(c) for c in r] for r in rows],
+                     table(t.get("columns") or [], [[num(c) if i not in numeric else c
+                                                     for i, c in enumerate(r)] for r in rows],
                            numeric=numeric))
     for n in fig.get("notes") or []:
         parts.append(f"<p class=\"note\">{esc(n)}</p>")
