@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds and installs pio-bench (the harness and its modules only, not the test suite), then runs
 # conf/quick.conf under mpiexec on a scratch directory it creates, printing the table and where
-# the JSON results went.
+# the JSON results and the HTML report (pio-report) went.
 set -e
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -16,3 +16,5 @@ export HWLOC_COMPONENTS=-pci
 [ "${NP:-4}" -le "$(nproc)" ] || export MPIR_CVAR_POLLS_BEFORE_YIELD=${MPIR_CVAR_POLLS_BEFORE_YIELD:-1}
 mpiexec -n "${NP:-4}" "$ROOT/build/install/bin/pio-harness" -c "$ROOT/conf/quick.conf"
 echo "scratch directory: $SCRATCH (JSON results: $SCRATCH/quick-results.json)"
+# One page with the run, its warnings, figures of merit, pictures and tables.
+echo "report: $("$ROOT/build/install/bin/pio-report" quick-results.json -o "$SCRATCH/report.html")"

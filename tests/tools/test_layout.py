@@ -77,3 +77,32 @@ def test_layout_title_names_the_file_the_harness_wrote():
     assert "each rank's own file" in layout.title(test)
     test["file"] = "shared"
     assert "one shared file" in layout.title(test)
+
+
+def test_layout_wrapped_2d_view_shows_the_tiles():
+    """data/layout-tiled-64x64.jsonl: tiled 64x64 tiles of 8-byte elements, 2x2 tiles of a
+    128x128 dataset at 4 ranks: wrapped at the dataset's 1 KiB row, each rank owns one
+    quadrant (thesis Fig. 3.10)."""
+    t = layout.load(data("layout-tiled-64x64.jsonl"))[0]
+    assert layout.auto_wrap(t) == 128 * 8
+    grid, cell, first = layout.owner_grid(t, 1024)
+    assert (cell, first, grid.shape) == (4, 0, (128, 256))
+    assert (grid[:64, :128] == 0).all() and (grid[:64, 128:] == 1).all()
+    assert (grid[64:, :128] == 2).all() and (grid[64:, 128:] == 3).all()
+
+
+def test_layout_range_zooms_on_file_offsets(tool, tmp_path, capsys):
+    t = layout.load(data("layout-tiled-64x64.jsonl"))[0]
+    fig, counts = tool("pio-plot").layout_figure(t, None, (0, 8192))
+    rects = [p for p in fig.axes[0].patches if hasattr(p, "pio_rank")]
+    # The first 8 rows of the dataset: a 512-byte piece of rank 0 and of rank 1 in each.
+    assert counts == {0: 8, 1: 8, 2: 0, 3: 0}
+    assert all(0 <= r.get_x() and r.get_x() + r.get_width() <= 8192 for r in rects)
+    assert fig.axes[0].get_xlim() == (0, 8192)
+    grid, _, first = layout.owner_grid(t, 1024, zoom=(65536, 65536 + 2048))
+    assert first == 65536 and grid.shape[0] == 2 and set(grid.ravel()) == {2, 3}
+    out = tmp_path / "z"
+    assert tool("pio-plot").main(["layout", data("layout-tiled-64x64.jsonl"), "--wrap",
+                                  "--range", "0:64K", "-o", str(out)]) == 0
+    assert sorted(p.rsplit("/", 1)[1] for p in capsys.readouterr().out.split()) == [
+        "layout-tiled-64x64-2d.png", "layout-tiled-64x64-2d.svg"]

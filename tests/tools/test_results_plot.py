@@ -61,17 +61,20 @@ def test_plot_writes_png_and_svg_per_module(tool, tmp_path, capsys):
         assert head.startswith(b"\x89PNG") if p.endswith(".png") else b"<?xml" in head
 
 
-def test_plot_compare_and_figure_tables(tool, tmp_path, capsys):
+def test_plot_compare_draws_the_b_eff_io_figure_of_each_run(tool, tmp_path, capsys):
     doc = make_doc({("beff_io", "beff_io", "all", "write", 1 << 20): [5.0, 6.0]})
-    doc["modules"][0]["figure"] = {"name": "b_eff_io", "values": [], "notes": [], "tables": [
-        {"name": "per pattern type", "columns": ["type", "write", "read"],
-         "rows": [[0, 10.0, 20.0], [1, 11.0, 21.0], [2, 12.5, 22.0]]}]}
+    doc["modules"][0]["figure"] = {"name": "b_eff_io", "notes": [], "values": [
+        {"name": "b_eff_io", "value": 12.0, "unit": "MB/s"},
+        {"name": "P2 b_eff_io", "value": 12.0, "unit": "MB/s"}], "tables": [
+        {"name": "chunks", "columns": ["partition", "method", "chunk", "type 0 scatter MB/s",
+                                       "type 1 shared MB/s"],
+         "rows": [[2, "write", "1K", 10.0, 20.0], [2, "write", "1M", 11.0, "-"]]}]}
     a = write_doc(tmp_path / "a.json", doc)
     out = str(tmp_path / "o")
     assert tool("pio-plot").main(["--compare", a, data("small.json"), "-o", out]) == 0
     names = sorted(p.rsplit("/", 1)[1] for p in capsys.readouterr().out.split())
-    assert "A_beff_io_per_pattern_type.png" in names
-    assert "beff_io.png" in names and "simple_strided.svg" in names
+    assert "A_beff_io-P2.png" in names and "B_beff_io-P2.png" not in names
+    assert "simple_strided.svg" in names
 
 
 @pytest.mark.parametrize("name", ["pio-compare", "pio-plot", "pio-score", "pio-results"])

@@ -2,6 +2,8 @@
 repetition, and one per failed test or block with the error column set."""
 import csv
 
+from . import results
+
 ID_COLUMNS = ["module", "block", "config", "test", "label", "buffer_size", "header_offset",
               "procs", "groups", "file_use", "collective", "file_view"]
 MEASURE_COLUMNS = ["rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps", "open_time_s",
@@ -39,7 +41,7 @@ def rows(doc):
                          "buffer_size": str(t.get("buffer_size", "")),
                          "header_offset": str(t.get("header_offset", "")),
                          "procs": str(t.get("procs", "")), "groups": str(t.get("groups", "")),
-                         "file_use": t.get("file_use", "")})
+                         "file_use": results.CSV_FILE_USE.get(results.file_use(t), "")})
             for k, v in sorted((t.get("params") or {}).items()):  # the harness's std::map order
                 col = _param_column(k)
                 if col not in params:

@@ -72,10 +72,17 @@ def title(test):
             f"({test['mode']})")
 
 
-def draw(ax, test, max_units=None):
+def clip(offset, length, lo, hi):
+    """The part of [offset, offset + length) inside [lo, hi) as (offset, length), or None."""
+    a, b = max(offset, lo), min(offset + length, hi)
+    return (a, b - a) if b > a else None
+
+
+def draw(ax, test, max_units=None, zoom=None):
     """Draws `test` on `ax`: file offset along x, one row per work unit (unit 0 on top) split
     into one lane per rank, one rectangle per extent in the rank's colour. Every rectangle gets
-    the attribute `pio_rank`. Returns {rank: rectangles drawn}."""
+    the attribute `pio_rank`. `zoom` = (start, end) draws only those file offsets. Returns
+    {rank: rectangles drawn}."""
     from matplotlib.patches import Patch, Rectangle
     from matplotlib.ticker import FuncFormatter
 
@@ -90,6 +97,11 @@ def draw(ax, test, max_units=None):
         for offset, length in extents:
             if length <= 0:
                 continue
+            if zoom:
+                part = clip(offset, length, *zoom)
+                if part is None:
+                    continue
+                offset, length = part
             rect = Rectangle((offset, unit + rank * lane), length, lane * RANK_LANE,
                              facecolor=f"C{rank % 10}", edgecolor="black", linewidth=0.3,
                              hatch="//" if owner != rank else None)
@@ -100,10 +112,12 @@ def draw(ax, test, max_units=None):
     header = test.get("header_offset", 0)
     if header:
         ax.axvspan(0, header, color="0.85", zorder=0)
-    end = max(end, 1)
-    ax.set_xlim(0, end)
-    step = 1 << max(0, (end // 8).bit_length())  # power-of-two ticks: strips line up with them
-    ax.set_xticks(range(0, end + 1, step))
+    start = zoom[0] if zoom else 0
+    end = zoom[1] if zoom else max(end, 1)
+    ax.set_xlim(start, end)
+    # power-of-two ticks: strips line up with them
+    step = 1 << max(0, ((end - start) // 8).bit_length())
+    ax.set_xticks(range(start - start % step, end + 1, step))
     for u in range(1, units):
         ax.axhline(u, color="0.6", linewidth=0.5)
     ax.set_ylim(units, 0)
@@ -112,6 +126,8 @@ def draw(ax, test, max_units=None):
     ax.set_xlabel("file offset [bytes]" + (" (grey: header)" if header else ""))
     ax.set_ylabel("work unit\n(a lane per rank)")
     shown = "" if units == test["units"] else f" (first {units} of {test['units']} units)"
+    if zoom:
+        shown += f", offsets {size_text(zoom[0])}-{size_text(zoom[1])}"
     ax.set_title(title(test) + shown, fontsize=9)
     handles = [Patch(facecolor=f"C{r % 10}", edgecolor="black", label=f"rank {r}")
                for r in range(ranks)]
@@ -120,3 +136,76 @@ def draw(ax, test, max_units=None):
                              label="holds another rank's data"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return counts
+
+
+def owner_grid(test, wrap, max_units=None, zoom=None, columns=256):
+    """The file as rows of `wrap` bytes (a 2-D array's rows when `wrap` is its row length):
+    a grid of cells of wrap / columns bytes holding the rank that touched the cell (the rank of
+    its first byte's extent, -1 = untouched). Returns (grid, cell bytes, first row's offset)."""
+    import numpy as np
+
+    units = test["units"] if max_units is None else min(test["units"], max_units)
+    extents = [(rank, off, ln) for rank, unit, ext, _ in test["rows"] if unit < units
+               for off, ln in ext if ln > 0]
+    lo = zoom[0] if zoom else 0
+    hi = zoom[1] if zoom else max((o + n for _, o, n in extents), default=1)
+    cell = max(1, wrap // columns)
+    first = lo - lo % wrap
+    rows = max(1, -(-(hi - first) // wrap))
+    grid = np.full((rows, -(-wrap // cell)), -1, dtype=int)
+    for rank, off, ln in extents:
+        part = clip(off, ln, lo, hi)
+        if part is None:
+            continue
+        a, b = part[0] - first, part[0] + part[1] - first
+        for c in range(a // cell, -(-b // cell)):
+            grid[c * cell // wrap, (c * cell % wrap) // cell] = rank
+    return grid, cell, first
+
+
+def draw_wrapped(ax, test, wrap, max_units=None, zoom=None):
+    """The 2-D view: the file wrapped into rows of `wrap` bytes, each cell coloured by the rank
+    that touched it (white: untouched). Returns the grid drawn."""
+    import numpy as np
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    grid, cell, first = owner_grid(test, wrap, max_units, zoom)
+    ranks = test["ranks"]
+    cmap = ListedColormap(["white"] + [f"C{r % 10}" for r in range(ranks)])
+    ax.imshow(np.asarray(grid) + 1, cmap=cmap, vmin=0, vmax=ranks, interpolation="nearest",
+              aspect="auto", extent=(0, wrap, first + grid.shape[0] * wrap, first))
+    ax.set_xlabel(f"offset within a row of {size_text(wrap)} bytes (cell: {size_text(cell)})")
+    ax.set_ylabel("row start offset [bytes]")
+    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import MultipleLocator
+    fmt = FuncFormatter(lambda x, _: size_text(int(x)))
+    for axis, span in ((ax.xaxis, wrap), (ax.yaxis, grid.shape[0] * wrap)):
+        axis.set_major_locator(MultipleLocator(1 << max(0, (span // 8 - 1).bit_length())))
+        axis.set_major_formatter(fmt)
+    units = test["units"] if max_units is None else min(test["units"], max_units)
+    shown = "" if units == test["units"] else f" (first {units} of {test['units']} units)"
+    if zoom:
+        shown += f", offsets {size_text(zoom[0])}-{size_text(zoom[1])}"
+    ax.set_title(title(test) + shown + f"\nfile wrapped every {size_text(wrap)} bytes",
+                 fontsize=9)
+    ax.legend(handles=[Patch(facecolor=f"C{r % 10}", edgecolor="black", label=f"rank {r}")
+                       for r in range(ranks)], fontsize=7, loc="upper left",
+              bbox_to_anchor=(1.01, 1))
+    return grid
+
+
+def auto_wrap(test):
+    """A row length for the 2-D view: the pattern's own row (a tiled array's row of tiles,
+    a strided pattern's stride) when its parameters give one, else the power of two nearest
+    the square root of the extent touched."""
+    p = test.get("params") or {}
+    dataset, elem = str(p.get("dataset", "")), str(p.get("element_size", ""))
+    if "x" in dataset and elem.isdigit():  # tiled: a row of the 2-D dataset
+        return int(dataset.split("x")[-1]) * int(elem)
+    for key in ("row_bytes", "stride", "array_row_bytes"):
+        v = p.get(key)
+        if v and str(v).isdigit() and int(v) > 0:
+            return int(v)
+    end = max((o + n for _, _, ext, _ in test["rows"] for o, n in ext), default=1)
+    return 1 << max(4, round(end.bit_length() / 2))

@@ -108,7 +108,7 @@ class Test:
         b, t = self.block, self.test
         settings = {k: v for k, v in (b.get("settings") or {}).items() if k != "ModuleReps"}
         return {
-            "procs": t.get("procs"), "groups": t.get("groups"), "file_use": t.get("file_use"),
+            "procs": t.get("procs"), "groups": t.get("groups"), "file_use": file_use(t),
             "buffer_size": t.get("buffer_size"), "collective": b.get("collective"),
             "file_view": b.get("file_view"), "sync_writes": b.get("sync_writes"),
             "verify": b.get("verify"), "settings": settings,
@@ -156,3 +156,60 @@ def buffer_bytes(test):
     if comm:
         return int(comm.get("message_bytes", 0))
     return None
+
+
+# The harness's FileUse text (include/pio/test_spec.hpp) as the tools name it; the one place to
+# change when the harness's spelling changes.
+FILE_USE = {"none": "none", "shared": "shared", "file-per-process": "per_process",
+            "file_per_process": "per_process", "per_process": "per_process"}
+
+
+# ... and as the harness's CSV writes it (docs/results.md, "The CSV file").
+CSV_FILE_USE = {"none": "none", "shared": "shared", "per_process": "file_per_process"}
+
+
+def file_use(test):
+    """A test's file use: "none", "shared" or "per_process" (None when not recorded)."""
+    t = test.test if isinstance(test, Test) else test
+    v = t.get("file_use")
+    return FILE_USE.get(v, v) if v is not None else None
+
+
+def op_times(test):
+    """A communication test's per-operation times: each repetition's `op` (the worst group's
+    t_min/avg/max in µs and MB/s), or the summary's alone when the document kept no reps."""
+    t = test.test if isinstance(test, Test) else test
+    ops = [r["op"] for r in t.get("reps") or [] if r.get("op")]
+    if not ops and (t.get("summary") or {}).get("op"):
+        ops = [t["summary"]["op"]]
+    return ops
+
+
+def group_times(test):
+    """Per group of a communication test (IMB's Multi): {group: [op, ...]} over repetitions,
+    from the phases' `groups`; {} when the document holds none."""
+    t = test.test if isinstance(test, Test) else test
+    out = {}
+    for r in t.get("reps") or []:
+        for ph in r.get("phases") or []:
+            for g in ph.get("groups") or []:
+                out.setdefault(g.get("group", 0), []).append(g)
+    return out
+
+
+def figure_value(block, name):
+    """(value, unit) of a block's figure value `name`, or (None, None)."""
+    for v in (block.get("figure") or {}).get("values") or []:
+        if v.get("name") == name:
+            return v.get("value"), v.get("unit")
+    return None, None
+
+
+def figure_table(block, name):
+    """A block's figure table whose name is or starts with `name`, as a list of dicts keyed by
+    column, and its columns; ([], []) when absent."""
+    for t in (block.get("figure") or {}).get("tables") or []:
+        if t.get("name") == name or str(t.get("name", "")).startswith(name):
+            cols = t.get("columns") or []
+            return [dict(zip(cols, r)) for r in t.get("rows") or []], cols
+    return [], []
