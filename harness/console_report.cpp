@@ -57,8 +57,8 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
   else if (block.label != base && block.label != block.module && block.label != block.module_name)
     out_ << "  \"" << block.label << "\"";
   out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
-  if (block.output == Output::Table)
-    print_column_header();
+  // The column header comes with the block's first test, in that test's unit (MiB/s, ops/s).
+  header_unit_.clear();
 }
 
 void ConsoleReporter::print_column_header(const char *unit) {
