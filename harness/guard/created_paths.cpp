@@ -45,7 +45,8 @@ void remove_tracked() noexcept {
   for (int i = 0; i < kSlots; ++i)
     if (g_used[i].load()) {
       g_used[i].store(false);
-      ::unlink(g_paths[i]);
+      if (::unlink(g_paths[i]) != 0)
+        ::rmdir(g_paths[i]); // a claimed directory: removed only if empty (rmdir is signal-safe)
     }
 }
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <iostream>
 
 #include "guard/owner_record.hpp"
@@ -35,6 +36,10 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
     if (state == OwnerState::Gone || clean_stale_) {
       if (exists && S_ISREG(st.st_mode))
         ::unlink(path.c_str());
+      if (exists && S_ISDIR(st.st_mode) && ::rmdir(path.c_str()) != 0) // a module's directory
+        throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
+                        " and still holds that run's entries",
+                    "remove the directory and its contents by hand");
       ::unlink(owner_record_path(path).c_str());
       if (note)
         *note << "pio-harness: note: removed " << path << ", left behind by "
@@ -80,7 +85,9 @@ bool OwnedFiles::release(const std::string &path) {
     return false;
   created_.erase(path);
   untrack_created(path);
-  return ::unlink(path.c_str()) == 0;
+  // A directory a module claimed (the metadata module's test directory): removed if empty;
+  // whatever is left inside it was not made by this run.
+  return ::unlink(path.c_str()) == 0 || (errno == EISDIR && ::rmdir(path.c_str()) == 0);
 }
 
 } // namespace pio::harness

@@ -57,18 +57,20 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
   else if (block.label != base && block.label != block.module && block.label != block.module_name)
     out_ << "  \"" << block.label << "\"";
   out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
-  if (block.output == Output::Table)
-    print_column_header();
+  // The column header comes with the block's first test, in that test's unit (MiB/s, ops/s).
+  header_unit_.clear();
 }
 
-void ConsoleReporter::print_column_header() {
+void ConsoleReporter::print_column_header(const char *unit) {
+  header_unit_ = unit;
+  const std::string u = unit;
   if (options_.show_averages) {
     // One row per test: the spread over repetitions (median, min..max, stddev), so that an
     // unstable series (say 2.7 to 3229 MiB/s) is never hidden behind a mean.
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
-                  lead_cells("test", "buffer", "units", "reps").c_str(), "med MiB/s",
-                  "min..max MiB/s", "sd MiB/s", "med agg s", "rank min s", "rank mean s",
+                  lead_cells("test", "buffer", "units", "reps").c_str(), ("med " + u).c_str(),
+                  ("min..max " + u).c_str(), ("sd " + u).c_str(), "med agg s", "rank min s", "rank mean s",
                   "rank max s");
     out_ << buf;
     if (options_.open_time)
@@ -78,7 +80,7 @@ void ConsoleReporter::print_column_header() {
   } else {
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s %12s %11s %11s %11s %11s",
-                  lead_cells("test", "buffer", "units", "rep").c_str(), "MiB/s", "agg time s",
+                  lead_cells("test", "buffer", "units", "rep").c_str(), unit, "agg time s",
                   "rank min s", "rank mean s", "rank max s");
     out_ << buf;
     if (options_.open_time)
@@ -110,7 +112,7 @@ void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &re
                 lead_cells(test.label, format_size(test.buffer_size), std::to_string(rep.units),
                            std::to_string(rep.rep))
                     .c_str(),
-                fmt("%.2f", rep.bandwidth_MiBps).c_str(), fmt("%.6f", rep.aggregate_time_s).c_str(),
+                fmt("%.2f", rate_of(rep, test.merit)).c_str(), fmt("%.6f", rep.aggregate_time_s).c_str(),
                 fmt("%.6f", rep.rank_time_s.min).c_str(), fmt("%.6f", rep.rank_time_s.mean).c_str(),
                 fmt("%.6f", rep.rank_time_s.max).c_str());
   out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset) << "\n";
@@ -118,15 +120,14 @@ void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &re
 
 void ConsoleReporter::print_average_row(const TestResult &test) {
   const TestSummary &s = test.summary;
-  const std::string range =
-      fmt("%.2f", s.bandwidth_MiBps.min) + ".." + fmt("%.2f", s.bandwidth_MiBps.max);
+  const Stats &rate = rate_stats(test);
+  const std::string range = fmt("%.2f", rate.min) + ".." + fmt("%.2f", rate.max);
   char buf[512];
   std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
                 lead_cells(test.label, format_size(test.buffer_size),
                            std::to_string(test.reps.back().units), std::to_string(test.reps.size()))
                     .c_str(),
-                fmt("%.2f", s.bandwidth_MiBps.median).c_str(), range.c_str(),
-                fmt("%.2f", s.bandwidth_MiBps.stddev).c_str(),
+                fmt("%.2f", rate.median).c_str(), range.c_str(), fmt("%.2f", rate.stddev).c_str(),
                 fmt("%.6f", s.aggregate_time_s.median).c_str(),
                 fmt("%.6f", s.rank_min_s.min).c_str(), fmt("%.6f", s.rank_mean_s.mean).c_str(),
                 fmt("%.6f", s.rank_max_s.max).c_str());
@@ -137,6 +138,8 @@ void ConsoleReporter::print_average_row(const TestResult &test) {
 void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
                                     const TestResult &test) {
   if (block.output == Output::Table && !test.reps.empty()) {
+    if (header_unit_ != merit_unit(test.merit)) // a test counting operations shows ops/s
+      print_column_header(merit_unit(test.merit));
     if (options_.show_averages)
       print_average_row(test);
     else

@@ -37,7 +37,8 @@ public:
   void run_finished(const RunResult &run) override;
 
 private:
-  void print_column_header();
+  void print_column_header(const char *unit = "MiB/s");
+  std::string header_unit_; ///< the rate unit of the last column header printed
   void print_rep_row(const TestResult &test, const Repetition &rep);
   void print_average_row(const TestResult &test);
   std::string optional_cells(double open_s, double close_s, std::int64_t header_offset) const;

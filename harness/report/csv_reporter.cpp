@@ -15,7 +15,7 @@ const std::vector<std::string> kIdColumns = {
     "timing_scope",  "stone_wall_s", "verify", "sync_writes"};
 /// Columns after the parameters and hints: what a repetition measured.
 const std::vector<std::string> kMeasureColumns = {
-    "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps",
+    "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps", "ops", "ops_per_s", "rate_unit",
     "open_time_s",   "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
     "message_bytes", "ops_per_unit", "t_min_us",        "t_avg_us",         "t_max_us",
     "mbytes_per_s",  "error",        "test_started",    "test_finished"};
@@ -136,6 +136,9 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
     row["bytes"] = std::to_string(rep.bytes);
     row["aggregate_time_s"] = number(rep.aggregate_time_s);
     row["bandwidth_MiBps"] = number(rep.bandwidth_MiBps);
+    row["ops"] = std::to_string(rep.ops);
+    row["ops_per_s"] = number(rep.ops_per_s);
+    row["rate_unit"] = merit_unit(test.merit);
     row["open_time_s"] = number(rep.open_time_s);
     row["close_time_s"] = number(rep.close_time_s);
     row["rank_time_min_s"] = number(rep.rank_time_s.min);

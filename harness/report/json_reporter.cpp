@@ -51,6 +51,8 @@ nlohmann::json to_json(const PhaseResult &p) {
           {"stonewalled", p.stonewalled},
           {"timing_scope", p.timing_scope},
           {"bandwidth_MiBps", p.bandwidth_MiBps},
+          {"ops", p.ops},
+          {"ops_per_s", p.ops_per_s},
           {"rank_time_s", to_json(p.rank_time_s)},
           {"groups", groups}};
 }
@@ -67,12 +69,15 @@ nlohmann::json to_json(const Repetition &r) {
           {"bytes", r.bytes},
           {"aggregate_time_s", r.aggregate_time_s},
           {"bandwidth_MiBps", r.bandwidth_MiBps},
+          {"ops", r.ops},
+          {"ops_per_s", r.ops_per_s},
           {"rank_time_s", to_json(r.rank_time_s)},
           {"op", optional_json(r.op)}};
 }
 
 nlohmann::json to_json(const TestSummary &s) {
   return {{"bandwidth_MiBps", to_json(s.bandwidth_MiBps)},
+          {"ops_per_s", to_json(s.ops_per_s)},
           {"aggregate_time_s", to_json(s.aggregate_time_s)},
           {"open_time_s", to_json(s.open_time_s)},
           {"close_time_s", to_json(s.close_time_s)},
@@ -160,6 +165,7 @@ nlohmann::json to_json(const TestResult &t) {
           {"comm", comm},
           {"timing_scope", t.timing_scope},
           {"stone_wall_s", t.stone_wall_s},
+          {"rate_unit", merit_unit(t.merit)},
           {"reps", reps},
           {"summary", to_json(t.summary)},
           {"error", to_json(t.error)},

@@ -112,9 +112,9 @@ void ProgressReporter::test_finished(const RunResult &, const ModuleResult &bloc
   if (!due(now))
     return;
   std::string outcome = test.error ? "FAILED" : "done";
-  if (!test.error && test.summary.bandwidth_MiBps.count > 0 &&
-      test.summary.bandwidth_MiBps.mean > 0)
-    outcome += ", " + fixed(test.summary.bandwidth_MiBps.mean, 1) + " MiB/s";
+  const Stats &rate = rate_stats(test);
+  if (!test.error && rate.count > 0 && rate.mean > 0)
+    outcome += ", " + fixed(rate.mean, 1) + " " + merit_unit(test.merit);
   emit(now, prefix() + ": test " + std::to_string(test.index + 1) + "/" +
                 std::to_string(block.tests_planned) + " (" + test.label + ") " + outcome + ", " +
                 times(now));
@@ -172,7 +172,7 @@ void ProgressReporter::unit_done(const TestContext &test, int phase, std::int64_
       text += "/" + std::to_string(p.work_units);
     text += ", " + times(now);
     // Rank 0's bytes times the ranks: the patterns move the same amount on every rank.
-    if (bytes > 0 && aggregate_time_s > 0)
+    if (bytes > 0 && aggregate_time_s > 0 && test.spec().merit == Merit::Bandwidth)
       text += ", " +
               fixed(static_cast<double>(bytes) * test.size * test.groups / aggregate_time_s /
                         (1024.0 * 1024.0),

@@ -87,6 +87,11 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     pr.end_check = p.time_driven ? end_check_name(spec.phases[k].end_check) : "";
     pr.stonewalled = p.stonewalled;
     pr.timing_scope = timing_scope_name(p.scope);
+    if (spec.merit == Merit::Operations) { // work_unit counted operations, not bytes
+      pr.ops = pr.bytes;
+      pr.bytes = 0;
+      pr.ops_per_s = pr.aggregate_time_s > 0 ? static_cast<double>(pr.ops) / pr.aggregate_time_s : 0;
+    }
     pr.bandwidth_MiBps = bandwidth(pr.bytes, pr.aggregate_time_s);
     const std::vector<double> own = gather(all, p.own_time);
     if (rank == 0) {
@@ -96,11 +101,13 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     }
     r.units += pr.units;
     r.bytes += pr.bytes;
+    r.ops += pr.ops;
     r.aggregate_time_s += pr.aggregate_time_s;
     my_total_own += p.own_time;
     r.phases.push_back(std::move(pr));
   }
   r.bandwidth_MiBps = bandwidth(r.bytes, r.aggregate_time_s);
+  r.ops_per_s = r.aggregate_time_s > 0 ? static_cast<double>(r.ops) / r.aggregate_time_s : 0;
   const std::vector<double> own = gather(all, my_total_own);
   if (rank == 0) {
     r.rank_time_s = summarize(own);
@@ -111,6 +118,9 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
 }
 
 TestSummary summarize_reps(const std::vector<Repetition> &reps) {
+  std::vector<double> ops;
+  for (const auto &r : reps)
+    ops.push_back(r.ops_per_s);
   std::vector<double> bw, agg, open, close, rmin, rmean, rmax;
   for (const auto &r : reps) {
     bw.push_back(r.bandwidth_MiBps);
@@ -123,6 +133,7 @@ TestSummary summarize_reps(const std::vector<Repetition> &reps) {
   }
   TestSummary s;
   s.bandwidth_MiBps = summarize(bw);
+  s.ops_per_s = summarize(ops);
   s.aggregate_time_s = summarize(agg);
   s.open_time_s = summarize(open);
   s.close_time_s = summarize(close);

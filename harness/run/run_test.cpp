@@ -194,6 +194,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   result.file_use = spec.file;
   result.params = spec.params;
   result.comm = spec.comm;
+  result.merit = spec.merit;
   result.procs = ranks.size;
   result.timing_scope = timing_scope_name(loop_controls(*plan.block).scope);
   result.stone_wall_s = plan.block->stone_wall;

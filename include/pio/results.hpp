@@ -45,6 +45,8 @@ struct PhaseResult {
   bool stonewalled = false;      ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
   double bandwidth_MiBps = 0;    ///< bytes / aggregate time
+  std::int64_t ops = 0;          ///< Merit::Operations: operations by all ranks (bytes stays 0)
+  double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time
   Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
   std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
 };
@@ -59,6 +61,8 @@ struct Repetition {
   std::int64_t bytes = 0;          ///< over phases
   double aggregate_time_s = 0;     ///< over phases
   double bandwidth_MiBps = 0;      ///< bytes / aggregate time
+  std::int64_t ops = 0;            ///< Merit::Operations: over phases
+  double ops_per_s = 0;            ///< Merit::Operations: ops / aggregate time
   Stats rank_time_s;               ///< over ranks of each rank's total own time
   std::optional<OpTimes> op;       ///< CommSemantics: the worst group's times (largest t_max)
 };
@@ -72,6 +76,7 @@ struct ErrorRecord {
 /// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
+  Stats ops_per_s; ///< Merit::Operations: over reps
   Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks
   std::optional<OpTimes> op;                 ///< CommSemantics: the best repetition's op times
 };
@@ -90,6 +95,7 @@ struct TestResult {
   std::map<std::string, std::string> hints_requested; ///< the test's and the block's hints
   std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
   std::optional<CommSemantics> comm;                  ///< TestSpec::comm
+  Merit merit = Merit::Bandwidth;                     ///< TestSpec::merit: MiB/s or ops/s
   std::string timing_scope = "unit"; ///< the block's TimingScope: "unit" or "phase"
   double stone_wall_s = 0;           ///< the block's StoneWall budget per phase (0 = off)
   std::vector<Repetition> reps;                       ///< every repetition that completed
@@ -98,6 +104,16 @@ struct TestResult {
   std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
   std::string finished; ///< when it finished (all its repetitions, or its failure)
 };
+
+/// A repetition's rate in its test's unit (merit_unit): MiB/s or ops/s.
+inline double rate_of(const Repetition &r, Merit m) {
+  return m == Merit::Operations ? r.ops_per_s : r.bandwidth_MiBps;
+}
+
+/// A test's rate statistics over repetitions in its unit (merit_unit).
+inline const Stats &rate_stats(const TestResult &t) {
+  return t.merit == Merit::Operations ? t.summary.ops_per_s : t.summary.bandwidth_MiBps;
+}
 
 /// A cell of a figure table.
 using Cell = std::variant<std::int64_t, double, std::string>;

@@ -45,6 +45,15 @@ enum class EndCheck {
   PerUnit,
 };
 
+/// What a test's work units count, and so which rate is its figure of merit.
+enum class Merit {
+  Bandwidth,  ///< work_unit returns bytes moved; the rate is MiB/s
+  Operations, ///< work_unit returns operations done (metadata: files created, stat'ed); ops/s
+};
+
+/// The unit of a Merit's rate as every reporter prints it: "MiB/s" or "ops/s".
+inline const char *merit_unit(Merit m) { return m == Merit::Operations ? "ops/s" : "MiB/s"; }
+
 /// A run of work units timed as one series. Most tests have one phase; a test with several
 /// phases (b_eff_io's patterns within one open/close) reports each phase and their sum.
 struct Phase {
@@ -192,6 +201,8 @@ struct TestSpec {
   RankGroups groups;
   /// Communication semantics; unset for I/O tests (bandwidth = bytes / aggregate time).
   std::optional<CommSemantics> comm;
+  /// What work_unit's return value counts: bytes (default) or operations (rate in ops/s).
+  Merit merit = Merit::Bandwidth;
   /// Every parameter that defines the test, for the results (CSV columns, compare keys).
   std::map<std::string, std::string> params;
 };

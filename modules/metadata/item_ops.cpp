@@ -1,0 +1,100 @@
+#include "item_ops.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "pio/error.hpp"
+
+namespace pio::metadata {
+
+namespace {
+
+[[noreturn]] void fail(const char *call, const char *path, int err) {
+  throw Error(std::string(call) + " " + path + ": " + std::strerror(err),
+              "check the test directory's file system (space, inodes, permissions); nothing "
+              "else may write into the test directory during the run");
+}
+
+void close_checked(int fd, const char *path) {
+  if (::close(fd) != 0)
+    fail("close", path, errno);
+}
+
+} // namespace
+
+void create_item(const char *path, const char *data, std::int64_t size) {
+  const int fd = ::open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
+  if (fd < 0)
+    fail("open(O_CREAT|O_EXCL)", path, errno);
+  std::int64_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, static_cast<size_t>(size - done));
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      fail("write", path, err);
+    }
+    done += n;
+  }
+  close_checked(fd, path);
+}
+
+void stat_item(const char *path, std::int64_t size) {
+  struct stat st;
+  if (::stat(path, &st) != 0)
+    fail("stat", path, errno);
+  if (!S_ISREG(st.st_mode) || st.st_size != size)
+    throw Error(std::string("stat ") + path + ": " + std::to_string(st.st_size) +
+                    " bytes, expected a regular file of " + std::to_string(size),
+                "nothing else may write into the test directory during the run");
+}
+
+void read_item(const char *path, char *buf, std::int64_t size) {
+  const int fd = ::open(path, O_RDONLY);
+  if (fd < 0)
+    fail("open(O_RDONLY)", path, errno);
+  std::int64_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, buf + done, static_cast<size_t>(size - done));
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      if (n == 0)
+        throw Error(std::string("read ") + path + ": " + std::to_string(done) + " of " +
+                        std::to_string(size) + " bytes",
+                    "nothing else may write into the test directory during the run");
+      fail("read", path, err);
+    }
+    done += n;
+  }
+  close_checked(fd, path);
+}
+
+void remove_item(const char *path) {
+  if (::unlink(path) != 0)
+    fail("unlink", path, errno);
+}
+
+bool remove_if_present(const char *path) { return ::unlink(path) == 0 || errno == ENOENT; }
+
+ItemPaths::ItemPaths(const Geometry &g, int owner)
+    : g_(&g), owner_(owner), dirs_(g.directories(owner)) {
+  size_t longest = 0;
+  for (const auto &d : dirs_)
+    longest = std::max(longest, d.size());
+  buf_.resize(longest + 64);
+}
+
+const char *ItemPaths::path(std::int64_t item) {
+  const std::string &dir = dirs_[static_cast<size_t>(g_->node_of(item))];
+  std::snprintf(buf_.data(), buf_.size(), "%s/file.%d.%" PRId64, dir.c_str(), owner_, item);
+  return buf_.data();
+}
+
+} // namespace pio::metadata

@@ -1,0 +1,108 @@
+#include "test_dir.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "pio/error.hpp"
+
+namespace pio::metadata {
+
+namespace {
+
+const char *kHint = "give TestFile a path that does not exist yet (the module creates that "
+                    "directory and everything in it), or empty the directory yourself";
+
+/// The first entry of a directory other than . and .. ("" if none).
+std::string first_entry(const std::string &dir) {
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return "";
+  std::string found;
+  while (const dirent *e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      found = e->d_name;
+      break;
+    }
+  }
+  ::closedir(d);
+  return found;
+}
+
+} // namespace
+
+void raise_agreed(MPI_Comm comm, const std::string &error) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mine = error.empty() ? size : rank, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size)
+    return;
+  std::string text = rank == first ? error : std::string();
+  int len = static_cast<int>(text.size());
+  MPI_Bcast(&len, 1, MPI_INT, first, comm);
+  text.resize(static_cast<size_t>(len));
+  MPI_Bcast(text.data(), len, MPI_CHAR, first, comm);
+  // The text carries its own fix after " (fix: "; split it back for the Error.
+  const auto at = text.find(" (fix: ");
+  if (at != std::string::npos && text.back() == ')')
+    throw Error((rank == first ? "" : "rank " + std::to_string(first) + ": ") + text.substr(0, at),
+                text.substr(at + 7, text.size() - at - 8));
+  throw Error((rank == first ? "" : "rank " + std::to_string(first) + ": ") + text,
+              "see the message");
+}
+
+bool make_test_dir(const ModuleContext &ctx, const std::string &top) {
+  std::string error;
+  int created = 0;
+  if (ctx.rank == 0) {
+    try {
+      if (top.empty())
+        throw Error("TestFile is empty", "set TestFile to the directory the module may create");
+      ctx.claim_file(top); // refuses a link, and an existing path unless Overwrite is on
+      if (::mkdir(top.c_str(), 0755) == 0) {
+        created = 1;
+      } else if (errno == EEXIST) {
+        struct stat st;
+        if (::lstat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+          throw Error("test directory " + top + " exists and is not a directory", kHint);
+        const std::string entry = first_entry(top);
+        if (!entry.empty())
+          throw Error("test directory " + top + " already holds " + entry +
+                          ", which this run did not create; the metadata module works only in "
+                          "an empty directory of its own",
+                      kHint);
+      } else {
+        throw Error("mkdir " + top + ": " + std::strerror(errno),
+                    "TestFile's parent directory must exist and be writable");
+      }
+    } catch (const Error &e) {
+      error = std::string(e.what()) + " (fix: " + e.hint() + ")";
+    }
+  }
+  raise_agreed(ctx.comm, error);
+  MPI_Bcast(&created, 1, MPI_INT, 0, ctx.comm);
+  return created != 0;
+}
+
+std::string make_dirs(const std::vector<std::string> &dirs) {
+  for (const auto &d : dirs)
+    if (::mkdir(d.c_str(), 0755) != 0)
+      return "mkdir " + d + ": " + std::strerror(errno) +
+             " (fix: nothing else may write into the test directory during the run)";
+  return "";
+}
+
+std::vector<std::string> remove_dirs(const std::vector<std::string> &dirs) {
+  std::vector<std::string> left;
+  for (auto it = dirs.rbegin(); it != dirs.rend(); ++it)
+    if (::rmdir(it->c_str()) != 0 && errno != ENOENT)
+      left.push_back(*it);
+  return left;
+}
+
+} // namespace pio::metadata

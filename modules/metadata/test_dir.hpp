@@ -1,0 +1,33 @@
+#pragma once
+/// The test directory and the trees under it: made only where nothing is, claimed through the
+/// harness (which removes the directory after the block and, after a crash, recognises it by its
+/// owner record), and removed bottom-up touching nothing the run did not make.
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "pio/context.hpp"
+
+namespace pio::metadata {
+
+/// Collective over comm: if `error` is non-empty on some rank, every rank throws pio::Error with
+/// the lowest such rank's text (so no rank waits in a later collective for a failed one).
+void raise_agreed(MPI_Comm comm, const std::string &error);
+
+/// Rank 0 claims `top` through the harness and creates it; an existing directory (allowed by
+/// Overwrite) is used only if empty. Collective over ctx.comm; throws the same Error everywhere
+/// on a symbolic link, a foreign file or entry, or a failed mkdir. Returns true if this run
+/// created it.
+bool make_test_dir(const ModuleContext &ctx, const std::string &top);
+
+/// Creates each directory in order (parents first); one that exists already is an error, since
+/// the run has not made it. Returns "" or the failure.
+std::string make_dirs(const std::vector<std::string> &dirs);
+
+/// Removes the directories in reverse order (children first) where they exist and are empty;
+/// returns those it could not remove (something the run did not make is inside).
+std::vector<std::string> remove_dirs(const std::vector<std::string> &dirs);
+
+} // namespace pio::metadata

@@ -1,0 +1,25 @@
+#!/bin/sh
+# io500_short_test.sh MPIEXEC HARNESS MODULE_DIR SOURCE_DIR
+set -eu
+mpiexec=$1 harness=$2 modules=$3 src=$4
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pio-io500-XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+IO500_DIR=$dir IO500_WRITE_S=1 IO500_ITEMS=2000 IO500_UNITS=64 IO500_RESULTS=$dir/io500.json \
+  "$mpiexec" -n 2 "$harness" -M "$modules" -c "$src/conf/io500.conf" --quiet > out.txt 2> err.txt ||
+  { cat out.txt err.txt; echo "FAIL: the harness failed"; exit 1; }
+"$src/tools/pio-io500" io500.json > score.txt
+cat score.txt
+fail=0
+for p in ior-easy-write mdtest-easy-write ior-hard-write mdtest-hard-write find ior-easy-read \
+         mdtest-easy-stat ior-hard-read mdtest-hard-stat mdtest-easy-delete mdtest-hard-read \
+         mdtest-hard-delete; do
+  grep -q "^\[RESULT\] $p " score.txt || { echo "FAIL: no $p"; fail=1; }
+done
+grep -q "kIOPS" score.txt || { echo "FAIL: no kIOPS"; fail=1; }
+grep -q "NOT a valid IO500 result" score.txt || { echo "FAIL: short mode not marked"; fail=1; }
+grep -Eq "TOTAL [0-9]*\.[0-9]*[1-9]" score.txt || { echo "FAIL: no positive score"; fail=1; }
+grep -q "ops/s" out.txt || { echo "FAIL: console shows no ops/s"; fail=1; }
+left=$(ls -A "$dir" | grep -v -e '^io500.json$' -e '^out.txt$' -e '^err.txt$' -e '^score.txt$' || true)
+[ -z "$left" ] || { echo "FAIL: left behind: $left"; fail=1; }
+exit $fail

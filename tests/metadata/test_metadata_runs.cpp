@@ -1,0 +1,193 @@
+// The metadata module through the harness, at 1, 2 and 4 ranks: exact trees and counts, easy
+// and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "mpi_test.hpp"
+#include "tree.hpp"
+
+using pio::test::all_ranks;
+using pio::test::on_root;
+
+namespace {
+
+/// Every entry below dir (recursively), path relative to dir -> size (-1 for a directory).
+void walk(const std::string &dir, const std::string &rel, std::map<std::string, long> &out) {
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return;
+  while (const dirent *e = ::readdir(d)) {
+    if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, ".."))
+      continue;
+    const std::string p = dir + "/" + e->d_name, r = rel + e->d_name;
+    struct stat st;
+    ::lstat(p.c_str(), &st);
+    if (S_ISDIR(st.st_mode)) {
+      out[r] = -1;
+      walk(p, r + "/", out);
+    } else {
+      out[r] = static_cast<long>(st.st_size);
+    }
+  }
+  ::closedir(d);
+}
+
+std::map<std::string, long> tree_of(const std::string &dir) {
+  std::map<std::string, long> out;
+  walk(dir, "", out);
+  return out;
+}
+
+std::string block(const std::string &dir, const std::string &extra) {
+  return "<ap_module>\nModuleName metadata\nTestFile " + dir + "\n" + extra + "</ap_module>\n";
+}
+
+/// What the geometry says the tree holds after create: relative path -> size.
+std::map<std::string, long> expected_tree(pio::metadata::Geometry g, int ranks, long size,
+                                          std::int64_t items) {
+  std::map<std::string, long> out;
+  const std::string top = g.top;
+  for (int r = 0; r < ranks; ++r) {
+    const auto dirs = g.directories(r);
+    for (const auto &d : dirs)
+      out[d.substr(top.size() + 1)] = -1;
+    for (std::int64_t i = 0; i < items; ++i)
+      out[dirs[static_cast<size_t>(g.node_of(i))].substr(top.size() + 1) + "/" +
+          pio::metadata::Geometry::item_name(r, i)] = size;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("create makes exactly the tree the geometry says, easy and hard") {
+  pio::test::TempDir dir;
+  for (const std::string mode : {"easy", "hard"}) {
+    const std::string top = dir.file("md-" + mode);
+    const auto ran =
+        pio::test::run_config(dir, "create-" + mode,
+                              block(top, "Mode " + mode +
+                                             "\nItems 23\nDepth 2\nBranching 3\nFileSize 37\n"
+                                             "Phases create\nKeepTree on\n"));
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      pio::metadata::Geometry g;
+      g.top = top;
+      g.layout = mode == "hard" ? pio::metadata::Layout::Hard : pio::metadata::Layout::Easy;
+      g.items = 23;
+      g.depth = 2;
+      g.branching = 3;
+      CHECK(g.nodes() == 13);
+      const auto want = expected_tree(g, pio::test::size(), 37, 23);
+      const auto have = tree_of(top);
+      CHECK(have == want);
+      const auto &test = ran.results["modules"][0]["tests"][0];
+      CHECK(test["rate_unit"] == "ops/s");
+      CHECK(test["reps"][0]["ops"] == 23 * pio::test::size());
+      CHECK(test["reps"][0]["bytes"] == 0);
+      CHECK(test["reps"][0]["ops_per_s"].get<double>() > 0);
+      return have == want;
+    }));
+  }
+}
+
+TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else touched") {
+  pio::test::TempDir dir;
+  pio::test::write_text(dir.file("sentinel"), "not ours\n");
+  for (const std::string mode : {"easy", "hard"}) {
+    const std::string top = dir.file("md-" + mode);
+    const auto ran = pio::test::run_config(
+        dir, "all-" + mode,
+        block(top, "Mode " + mode +
+                       "\nItems 17\nDepth 1\nBranching 2\nFileSize 3901\n"
+                       "Phases create stat find read remove\nFindSize 3901\nFindName *.1*\n"
+                       "ModuleReps 2\n"));
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      const int n = pio::test::size();
+      const auto &tests = ran.results["modules"][0]["tests"];
+      CHECK(tests.size() == 5);
+      for (const auto &t : tests) {
+        CHECK(t["rate_unit"] == "ops/s");
+        CHECK(t["reps"].size() == 2);
+        for (const auto &rep : t["reps"]) {
+          const std::string phase = t["params"]["phase"];
+          // find scans every entry below the test directory: the files and the directories
+          // (easy: a base and 2 subdirectories per rank; hard: one shared tree of 3).
+          const long dirs = mode == "easy" ? 3L * n : 3L;
+          const long want = phase == "find" ? 17L * n + dirs : 17L * n;
+          CHECK(rep["ops"] == want);
+        }
+      }
+      CHECK(ran.out.find("ops/s") != std::string::npos);
+      CHECK(!pio::test::exists(top));
+      CHECK(!pio::test::exists(top + ".pio-owner"));
+      CHECK(pio::test::read_bytes(dir.file("sentinel")).size() == 9);
+      return !pio::test::exists(top);
+    }));
+  }
+}
+
+TEST_CASE("a test directory holding a foreign entry is refused and left alone") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md");
+  if (pio::test::rank() == 0)
+    ::mkdir(top.c_str(), 0755);
+  pio::test::write_text(top + "/foreign.txt", "user data\n");
+  // Without Overwrite the harness refuses the existing path; with it the module refuses the
+  // entry inside. Either way nothing is touched.
+  for (const bool overwrite : {false, true}) {
+    const auto ran = pio::test::run_config(dir, overwrite ? "ow" : "plain", block(top, "Items 5\n"),
+                                           false, overwrite);
+    REQUIRE(all_ranks(ran.exit_code != 0));
+    REQUIRE(on_root([&] {
+      const std::string msg = ran.err + ran.results.dump(); // refused on stderr or in results
+      INFO(msg);
+      CHECK(msg.find(overwrite ? "already holds foreign.txt" : "already exists") !=
+            std::string::npos);
+      const auto have = tree_of(top);
+      CHECK(have.size() == 1);
+      CHECK(have.count("foreign.txt") == 1);
+      return have.size() == 1;
+    }));
+  }
+}
+
+TEST_CASE("stonewall with wear-out leaves every rank with the same count") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md");
+  const auto ran = pio::test::run_config(
+      dir, "sw",
+      block(top, "Mode hard\nItems 100000000\nStonewallTime 0.3\nPhases create\nKeepTree on\n"));
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const int n = pio::test::size();
+    std::map<int, long> per_rank; // owner -> files on disk
+    for (const auto &[path, size] : tree_of(top))
+      if (size >= 0) {
+        const auto dot = path.find('.', path.find("file.") + 5);
+        ++per_rank[std::stoi(path.substr(path.find("file.") + 5, dot))];
+      }
+    CHECK(static_cast<int>(per_rank.size()) == n);
+    const long count = per_rank.begin()->second;
+    for (const auto &[r, c] : per_rank)
+      CHECK(c == count);
+    CHECK(count > 0);
+    CHECK(count < 100000000);
+    const auto &fig = ran.results["modules"][0]["figure"];
+    const auto &row = fig["tables"][0]["rows"][0];
+    INFO(fig.dump());
+    CHECK(row[3] == count);                 // the largest count any rank reached at the stop
+    CHECK(row[4].get<long>() <= count * n); // all ranks at the stop, before wear-out
+    CHECK(row[5].get<double>() >= 0.3);     // stonewall time
+    CHECK(ran.results["modules"][0]["tests"][0]["reps"][0]["ops"] == count * n);
+    return per_rank.size() == static_cast<size_t>(n);
+  }));
+  // KeepTree left the items to us: the scratch directory removes them.
+}
