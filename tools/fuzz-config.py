@@ -7,7 +7,7 @@ runs pio-harness on each mutant under mpiexec with a timeout, and reports crashe
 an exit code other than 0, 1 or 2) and hangs. Bounded by a number of mutants and a total time.
 
   tools/fuzz-config.py --harness build/harness/pio-harness --mutants 300 --budget 120
-  tools/fuzz-config.py --harness ... --replay tests/hardening/corpus   # re-run saved mutants
+  tools/fuzz-config.py --harness ... --replay tests/harness/guard/corpus   # re-run saved mutants
 
 By default each mutant is only checked (pio-harness --check: config, modules, directives and
 files, no I/O), which is where a bad config must be caught; --run runs it for real in a scratch

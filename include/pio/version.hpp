@@ -6,8 +6,11 @@ namespace pio {
 /// Bumped whenever Module, ModuleInfo, the context structs or the results types change layout
 /// or meaning. The loader refuses a module whose pio_api_version differs, naming both.
 /// Version 2: typed results and figures, communication semantics, rank groups, harness
-/// services, read-only tests, directive limits, ABI fingerprint.
-inline constexpr int kApiVersion = 3;
+/// services, read-only tests, directive limits, ABI fingerprint. Version 3: pre-flight
+/// (ModuleContext::validate_only). Version 4: pio/spec.hpp (was pio/test_spec.hpp), no
+/// ModuleInfo::needs_file (FileUse decides), CommSemantics::table, TestContext::all, the I/O
+/// seam (pio/io/), TestSpec::merit (ops/s).
+inline constexpr int kApiVersion = 4;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.2.0";

@@ -253,7 +253,6 @@ pio::ModuleInfo info() {
   m.title = "Metadata";
   m.summary = "mdtest-style create / stat / read / find / remove of many files, in ops/s";
   m.reference = "mdtest (IOR 3.3 distribution); IO500 mdtest-easy / mdtest-hard / find";
-  m.needs_file = false;
   m.directives = {
       pio::DirectiveSpec{"Mode",
                          T::Text,

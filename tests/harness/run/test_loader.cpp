@@ -1,6 +1,6 @@
 // The loader (Boost.DLL): a real module, a missing file, a wrong API version (refused before
 // anything else is called, naming both versions), a missing symbol; directory scans
-// (manifests: tests/loader/test_manifest.cpp).
+// (manifests: tests/harness/load/test_manifest.cpp).
 #include <catch2/catch.hpp>
 
 #include <fstream>

@@ -114,9 +114,9 @@ TEST_CASE("OffCache, the run-time limit and page-aligned buffers keep the data r
   const auto ran =
       pio::test::run_config(dir, "oc",
                             "TestFile " + dir.file("unused") + "\nVerify on\n" +
-                                block("imb_allgather", "OffCache 0.0625\nCacheLineSize 128\n") +
-                                block("imb_allgather", "TimeLimit 0.000000001\n") +
-                                block("imb_allgather", "BufferAlignment page\n"));
+                                block("imb_allgather", "Label offcache\nOffCache 0.0625\nCacheLineSize 128\n") +
+                                block("imb_allgather", "Label timelimit\nTimeLimit 0.000000001\n") +
+                                block("imb_allgather", "Label page\nBufferAlignment page\n"));
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &ag = ran.run.modules.at(0).tests.at(2);
