@@ -222,7 +222,8 @@ std::vector<HarnessDirective> make_table() {
                }});
   t.push_back({{"Label", T::Text, "",
                 "the block's name in the results and on the console (unique in a run); without "
-                "it: the module, its mode and the settings that tell the block apart"},
+                "it: the module, its mode, its swept settings and the harness settings it sets "
+                "away from their defaults (never other blocks')"},
                S::Block,
                kExt,
                "<text>",
