@@ -12,14 +12,17 @@ import json
 import sys
 
 TEST_KEYS = {"index", "label", "buffer_size", "procs", "groups", "file_use", "comm", "params",
-             "hints_requested", "hints_in_effect", "error", "reps", "summary"}
-REP_KEYS = {"rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps", "op", "phases"}
+             "hints_requested", "hints_in_effect", "error", "reps", "summary", "rate_unit"}
+REP_KEYS = {"rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps", "op", "phases", "ops",
+            "ops_per_s"}
 DROP_TABLES = {"patterns", "protocol: b per pattern and length, max over reps"}
 
 
 def trim(doc, max_tests=None):
     for k in ("config_files", "config_variables", "romio_hints_text"):
         doc.pop(k, None)
+    if doc.get("mpi_library"):  # the tools show its first line (results.mpi_name)
+        doc["mpi_library"] = doc["mpi_library"].splitlines()[0]
     for b in doc.get("modules") or []:
         fig = b.get("figure") or {}
         if max_tests and fig.get("tables"):

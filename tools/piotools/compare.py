@@ -74,7 +74,7 @@ def compare_runs(baselines, candidate, threshold=DEFAULTS["threshold"],
     differ by less than `floor_us` microseconds gets no verdict: sub-microsecond timings jump by
     a timer tick. Returns {"rows": [...], "run_reasons": [...], "summary": {...}}; each row has
     the test's name, key, metric, medians, change, ci, p, p_adjusted, spread, verdict and
-    reason. Tests on one side only are not comparable unless `allow` has "tests"."""
+    reason, and the metric's unit. Tests on one side only are not comparable unless `allow` has "tests"."""
     run_reasons = run_differences(baselines, candidate, set(allow))
     base = {}
     for doc in baselines:
@@ -87,8 +87,9 @@ def compare_runs(baselines, candidate, threshold=DEFAULTS["threshold"],
                "occurrence": c.occurrence}
         rows.append(row)
         bs = base.get(key)
-        metric, cvals, higher = c.metric()
-        row.update(metric=metric, higher_is_better=higher, n_candidate=len(cvals))
+        m = results.merit(c)
+        metric, cvals, higher = m.field, m.values, m.higher_is_better
+        row.update(metric=metric, unit=m.unit, higher_is_better=higher, n_candidate=len(cvals))
         if not bs:
             row.update(verdict="new" if "tests" in allow else "not comparable",
                        reason="only in candidate")
@@ -122,6 +123,7 @@ def compare_runs(baselines, candidate, threshold=DEFAULTS["threshold"],
             b = bs[0]
             rows.append({"block": b.block_label, "test": b.label, "params": b.params,
                          "name": b.name, "occurrence": b.occurrence, "metric": b.metric()[0],
+                         "unit": b.unit,
                          "verdict": "gone" if "tests" in allow else "not comparable",
                          "reason": "only in baseline"})
     tested = [r for r in rows if "p" in r]

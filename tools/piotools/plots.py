@@ -1,7 +1,8 @@
 """Which family draws a module, and every figure of one or two runs (pio-plot, pio-report).
 A figure is returned as (file name without extension, matplotlib Figure) so that tests can
 inspect what it shows."""
-from . import compare, plot_beff, plot_beff_io, plot_commtest, plot_imb, plot_patterns, plotkit
+from . import compare, plot_beff, plot_beff_io, plot_commtest, plot_imb, plot_metadata
+from . import plot_patterns, plotkit
 from . import results
 
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
@@ -17,6 +18,7 @@ FAMILIES = {
     "beff": plot_beff,
     "imb": plot_imb,
     "commtest": plot_commtest,
+    "metadata": plot_metadata,
 }
 
 
@@ -29,6 +31,8 @@ def family(module, blocks):
         return "beff"
     if "COMMTEST" in names or module == "commtest":
         return "commtest"
+    if plot_metadata.is_metadata(blocks):
+        return "metadata"
     if any(t.get("comm") for b in blocks for t in b.get("tests") or []):
         return "imb"
     return "patterns"

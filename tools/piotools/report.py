@@ -4,7 +4,7 @@ merit, each module's figure and its blocks' tables, and with a baseline pio-comp
 verdicts."""
 import html
 
-from . import compare, plotkit, plots, results
+from . import compare, plot_metadata, plotkit, plots, results
 
 STYLE = """
 body{font-family:sans-serif;margin:1.5em auto;max-width:1150px;color:#222;line-height:1.35}
@@ -146,7 +146,8 @@ def merits(doc):
     out = []
     for module, blocks in results.blocks_by_label(doc).items():
         fam = plots.family(module, blocks)
-        get = {"patterns": pattern_merit, "imb": imb_merit}.get(fam, figure_merit)
+        get = {"patterns": pattern_merit, "imb": imb_merit,
+               "metadata": plot_metadata.merit_rows}.get(fam, figure_merit)
         out += [(fam,) + r for r in get(blocks)]
     return out
 
@@ -156,8 +157,8 @@ def block_table(block):
     rows = []
     for t in block.get("tests") or []:
         test = results.Test({}, block, t, 0)
-        name, values, _ = test.metric()
-        unit = "µs" if name == "t_avg_us" else "MiB/s"
+        m = results.merit(test)
+        values, unit = m.values, m.unit
         err = test.error
         med = plotkit.median(values) if values else None
         rows.append((esc(t.get("label")), esc(t.get("procs")), esc(results.file_use(t)),

@@ -96,12 +96,14 @@ class Test:
         return bool(self.test.get("comm")) or any(r.get("op") for r in self.reps)
 
     def metric(self):
-        """(name, values, higher_is_better): what the tools compare and score. File I/O tests use
-        each repetition's bandwidth; communication tests the per-operation t_avg_us (IMB's
-        headline time), which also covers 0-byte messages where bandwidth is 0."""
-        if self.is_comm:
-            return "t_avg_us", [r["op"]["t_avg_us"] for r in self.reps if r.get("op")], False
-        return "bandwidth_MiBps", [r["bandwidth_MiBps"] for r in self.reps], True
+        """(name, values, higher_is_better): what the tools compare and score (merit)."""
+        m = merit(self)
+        return m.field, m.values, m.higher_is_better
+
+    @property
+    def unit(self):
+        """The unit of the test's figure of merit: ops/s, MiB/s or µs."""
+        return merit(self).unit
 
     def setup(self):
         """What must agree for two runs of this test to be comparable (beyond its key)."""
@@ -114,6 +116,36 @@ class Test:
             "verify": b.get("verify"), "settings": settings,
             "hints_requested": t.get("hints_requested") or {},
         }
+
+
+# A test's `rate_unit` when its figure of merit is operations per second (the harness's
+# merit_unit, harness/report/json_reporter.cpp; docs/metadata.md).
+OPS_UNIT = "ops/s"
+# Each figure of merit: the repetition's field, its unit, and whether higher is better.
+MERITS = {"ops_per_s": (OPS_UNIT, True), "bandwidth_MiBps": ("MiB/s", True),
+          "t_avg_us": ("\u00b5s", False)}
+
+
+class Merit:
+    """A test's figure of merit: the repetitions' field, its unit, the values per repetition."""
+
+    def __init__(self, field, values):
+        self.field, self.values = field, values
+        self.unit, self.higher_is_better = MERITS[field]
+
+
+def merit(test):
+    """A test's figure of merit, the one place the tools read a result's unit: operations per
+    second (`ops_per_s`) when the test's `rate_unit` is ops/s (metadata); the per-operation
+    t_avg_us (IMB's headline time, which also covers 0-byte messages) for communication tests;
+    else each repetition's bandwidth (MiB/s)."""
+    t = test.test if isinstance(test, Test) else test
+    reps = list(t.get("reps") or [])
+    if t.get("rate_unit") == OPS_UNIT:
+        return Merit("ops_per_s", [r["ops_per_s"] for r in reps])
+    if t.get("comm") or any(r.get("op") for r in reps):
+        return Merit("t_avg_us", [r["op"]["t_avg_us"] for r in reps if r.get("op")])
+    return Merit("bandwidth_MiBps", [r["bandwidth_MiBps"] for r in reps])
 
 
 def tests(doc):
