@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "run/measure.hpp"
+#include "pio/io/open_file.hpp"
 #include "pio/mpi_handles.hpp"
 #include "run/idle_wait.hpp"
 #include "run/rank_groups.hpp"
@@ -94,7 +95,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     tc.group = c.group_index;
     tc.groups = c.groups;
     tc.file_path = path;
-    File file;
+    std::unique_ptr<io::OpenFile> file;
     double open_t = 0, close_t = 0;
     if (spec.file != FileUse::None) {
       std::string err;
@@ -105,15 +106,17 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       MPI_Barrier(c.all);
       const double t0 = MPI_Wtime();
       heartbeat("MPI_File_open");
-      err = capture(where + ": open", [&] { file = File(open_comm, path, spec.amode, Info(hints)); });
+      err = capture(where + ": open",
+                    [&] { file = io::open_file(mctx.io, open_comm, path, spec.amode, hints); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
       if ((failure = agree(c.all, err)))
         break;
-      tc.file = file.get();
+      tc.file = file->mpi_file();
+      tc.io = &file->io();
       if (rep == 0) {
         std::map<std::string, std::string> effect;
-        err = capture(where + ": MPI_File_get_info", [&] { effect = file.hints_in_effect(); });
+        err = capture(where + ": MPI_File_get_info", [&] { effect = file->hints_in_effect(); });
         if (trank == 0)
           result.hints_in_effect = effect;
         if ((failure = agree(c.all, err)))
@@ -124,6 +127,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     if ((failure =
              agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); })))) {
       tc.file = MPI_FILE_NULL;
+      tc.io = nullptr;
       file.reset();
       capture("cleanup_test", [&] { module.cleanup_test(tc); });
       break;
@@ -143,6 +147,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     if (failure) {
       failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
       tc.file = MPI_FILE_NULL;
+      tc.io = nullptr;
       file.reset();
       capture("cleanup_test", [&] { module.cleanup_test(tc); });
       break;
@@ -151,13 +156,14 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       MPI_Barrier(c.all);
       const double t0 = MPI_Wtime();
       heartbeat("MPI_File_close");
-      std::string err = capture(where + ": close", [&] { file.close(); });
+      std::string err = capture(where + ": close", [&] { file->close(); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
       if ((failure = agree(c.all, err)))
         break;
     }
     tc.file = MPI_FILE_NULL;
+    tc.io = nullptr;
     heartbeat("cleanup_test");
     if ((failure =
              agree(c.all, capture(where + ": cleanup_test", [&] { module.cleanup_test(tc); }))))

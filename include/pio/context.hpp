@@ -11,6 +11,8 @@
 
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
+#include "pio/io/interface.hpp"
+#include "pio/io/options.hpp"
 #include "pio/spec.hpp"
 
 namespace pio {
@@ -36,7 +38,8 @@ struct ModuleContext {
   bool verify = false;            ///< Verify on: stamp written data and check it (untimed)
   bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
   bool collective = false;        ///< Collective on: use collective MPI-IO calls
-  bool use_file_view = true;      ///< FileView on: describe accesses with a file view
+  bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
+  io::Options io;                 ///< Interface and its settings: how the test files are opened
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
   /// True in the harness's pre-flight check (docs/reliability.md): init_module is called for
@@ -59,27 +62,34 @@ struct ModuleContext {
 class TestContext {
 public:
   /// Made by the harness: `running` is this repetition's copy of the declared test.
-  TestContext(const ModuleContext &module, TestSpec &running) : module(&module), running_(&running) {}
+  TestContext(const ModuleContext &module, TestSpec &running)
+      : module(&module), running_(&running) {}
 
-  const ModuleContext *module; ///< the module-wide context
-  int test_index = 0;          ///< index into the list init_module returned
-  int rep = 0;                 ///< repetition (0 .. ModuleReps-1)
+  const ModuleContext *module;   ///< the module-wide context
+  int test_index = 0;            ///< index into the list init_module returned
+  int rep = 0;                   ///< repetition (0 .. ModuleReps-1)
   MPI_Comm comm = MPI_COMM_NULL; ///< this rank's group in this test (RankGroups)
   /// Every rank taking part in this test, all its groups (IMB's "all processes of the active
   /// run": reductions over the groups, as IMB -multi's, and synchronising them); the run's rank 0
   /// is its rank 0. Equals comm when the test has one group.
   MPI_Comm all = MPI_COMM_NULL;
-  int rank = 0;                  ///< rank in comm
-  int size = 1;                  ///< size of comm
-  int group = 0;                 ///< this rank's group (0 .. groups-1)
-  int groups = 1;                ///< groups running the test at once
-  MPI_File file = MPI_FILE_NULL; ///< the open file (MPI_FILE_NULL for FileUse::None / cleanup_test)
-  std::string file_path;         ///< path of this rank's file (per-process files differ by rank)
+  int rank = 0;   ///< rank in comm
+  int size = 1;   ///< size of comm
+  int group = 0;  ///< this rank's group (0 .. groups-1)
+  int groups = 1; ///< groups running the test at once
+  /// The open file under MPI-IO (MPI_FILE_NULL for FileUse::None, another interface, cleanup_test).
+  MPI_File file = MPI_FILE_NULL;
+  /// The open file's I/O interface, every data transfer goes through it (null for FileUse::None
+  /// and in cleanup_test).
+  io::Interface *io = nullptr;
+  std::string file_path; ///< path of this rank's file (per-process files differ by rank)
 
   /// The test as declared, with any set_work_units / set_time_budget of this repetition.
   const TestSpec &spec() const { return *running_; }
   /// Sets a count-driven phase's work units (describe_test, or before the phase's first unit).
-  void set_work_units(size_t phase, std::int64_t units) { running_->phases.at(phase).work_units = units; }
+  void set_work_units(size_t phase, std::int64_t units) {
+    running_->phases.at(phase).work_units = units;
+  }
   /// Sets a phase's time budget in seconds (0 = count-driven); see Phase::time_budget_s.
   void set_time_budget(size_t phase, double seconds) {
     running_->phases.at(phase).time_budget_s = seconds;
@@ -103,8 +113,8 @@ struct UnitContext {
   /// Units in the phase, or -1 while a time-driven phase is running; under the block's
   /// StoneWall the declared count, which the phase may stop short of (docs/timing.md).
   std::int64_t units = 0;
-  bool flush = false;          ///< flush writes inside the unit (SyncWrites)
-  bool collective = false;     ///< use collective calls
+  bool flush = false;      ///< flush writes inside the unit (SyncWrites)
+  bool collective = false; ///< use collective calls
 };
 
 } // namespace pio

@@ -9,8 +9,9 @@ namespace pio {
 /// services, read-only tests, directive limits, ABI fingerprint. Version 3: pre-flight
 /// (ModuleContext::validate_only). Version 4: pio/spec.hpp (was pio/test_spec.hpp), no
 /// ModuleInfo::needs_file (FileUse decides), CommSemantics::table, TestContext::all, the I/O
-/// seam (pio/io/), TestSpec::merit (ops/s).
-inline constexpr int kApiVersion = 4;
+/// seam (pio/io/), TestSpec::merit (ops/s). Version 5: the block's I/O interface
+/// (ModuleContext::io, TestContext::io opened by the harness; Interface::sync and shape).
+inline constexpr int kApiVersion = 5;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.2.0";

@@ -186,4 +186,6 @@ void MpiIo::wait_all(MPI_Request *requests, int n) {
   mpi_check(MPI_Waitall(n, requests, MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
+void MpiIo::sync() { mpi_check(MPI_File_sync(file_), "MPI_File_sync"); }
+
 } // namespace pio::io

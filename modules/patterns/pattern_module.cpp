@@ -8,7 +8,6 @@
 
 #include "layout_trace.hpp"
 #include "pattern_run.hpp"
-#include "pio/io/mpiio.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
 
@@ -72,7 +71,7 @@ void PatternModule::describe_test(TestContext &test) {
                                                             : declared.geometry;
   r.mode = mode_;
   r.file = test.file;
-  r.io = std::make_unique<io::MpiIo>(test.file);
+  r.io = test.io;
   r.comm = test.comm;
   r.rank = test.rank;
   r.verify = test.module->verify;
@@ -127,9 +126,9 @@ void PatternModule::describe_test(TestContext &test) {
         pos += e.length;
       }
     }
-    mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
+    r.io->sync();
     mpi_check(MPI_Barrier(r.comm), "MPI_Barrier");
-    mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
+    r.io->sync();
   }
 
   // Last, after every collective call here: a failure on rank 0 alone is agreed by the harness.
@@ -151,7 +150,7 @@ void PatternModule::before_work_unit(UnitContext &unit) {
     r.stamp(0);
     r.write(unit.collective);
     if (unit.flush)
-      mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
+      r.io->sync();
     if (r.verify)
       r.stamp(1);
     break;
@@ -175,7 +174,7 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
   case TemporalMode::ReWrite:
     r.write(unit.collective);
     if (unit.flush)
-      mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
+      r.io->sync();
     return r.bytes;
   case TemporalMode::Read:
   case TemporalMode::ReRead:
@@ -186,7 +185,7 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
     r.modify();
     r.write(unit.collective);
     if (unit.flush)
-      mpi_check(MPI_File_sync(r.file), "MPI_File_sync");
+      r.io->sync();
     return 2 * r.bytes; // both directions move data (thesis §4.2.2)
   }
   return 0;

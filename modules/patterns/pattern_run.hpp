@@ -31,7 +31,7 @@ struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
   MPI_File file = MPI_FILE_NULL;
-  std::unique_ptr<io::Interface> io; // the I/O seam over `file`: every transfer goes through it
+  io::Interface *io = nullptr; // the test's I/O interface (the harness's): every transfer goes through it
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;  // ranks of the test

@@ -38,6 +38,13 @@ public:
   virtual std::int64_t finish(const Transfer &t) = 0;
   /// Completes n NonBlocking transfers whose requests are requests[0 .. n-1].
   virtual void wait_all(MPI_Request *requests, int n) = 0;
+  /// Flushes this rank's writes to storage (MPI_File_sync, fsync, H5Fflush): SyncWrites.
+  /// Collective over the file's ranks for MPI-IO and HDF5.
+  virtual void sync() = 0;
+  /// Declares the bytes the file's data spans, before the first transfer of a test (the maximum
+  /// over the file's ranks of offset + length of every extent). HDF5 creates (or opens) its
+  /// dataset of that size, collectively over the file's ranks; MPI-IO and POSIX need nothing.
+  virtual void shape(std::int64_t bytes) { (void)bytes; }
   /// start() then finish(): the whole transfer, whatever its completion.
   std::int64_t run(const Transfer &t) {
     const std::int64_t started = start(t);
