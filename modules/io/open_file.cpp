@@ -3,6 +3,7 @@
 
 #include "pio/error.hpp"
 #include "pio/io/mpiio.hpp"
+#include "pio/io/posix.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace pio::io {
@@ -35,6 +36,7 @@ std::unique_ptr<OpenFile> open_file(const Options &o, MPI_Comm comm, const std::
   case InterfaceKind::MpiIo:
     return std::make_unique<MpiIoFile>(comm, path, amode, hints);
   case InterfaceKind::Posix:
+    return open_posix(o, path, amode, hints);
   case InterfaceKind::Hdf5:
     break;
   }

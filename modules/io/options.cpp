@@ -34,7 +34,8 @@ void require_mpiio(const Options &o, const std::string &module) {
     throw DirectiveError("Interface",
                          module + " makes MPI-IO's own calls and cannot run through Interface " +
                              to_string(o.kind),
-                         "remove the Interface line from this block (or set Interface mpiio)");
+                         "write Interface mpiio in this block (a global Interface line reaches "
+                         "every block)");
 }
 
 } // namespace pio::io

@@ -46,11 +46,13 @@ bool on_root(const std::function<bool()> &checks) {
   return all_ranks(ok);
 }
 
-TempDir::TempDir() {
+TempDir::TempDir()
+    : TempDir(std::getenv("PIO_TEST_TMPDIR") ? std::getenv("PIO_TEST_TMPDIR") : "/tmp") {}
+
+TempDir::TempDir(const std::string &base) {
   char buf[4096] = {0};
   if (rank() == 0) {
-    const char *base = std::getenv("PIO_TEST_TMPDIR");
-    std::string tmpl = std::string(base ? base : "/tmp") + "/pio-test-XXXXXX";
+    std::string tmpl = base + "/pio-test-XXXXXX";
     std::snprintf(buf, sizeof buf, "%s", tmpl.c_str());
     if (!mkdtemp(buf))
       buf[0] = '\0';

@@ -30,6 +30,8 @@ bool on_root(const std::function<bool()> &checks);
 class TempDir {
 public:
   TempDir();
+  /// A scratch directory under `base` (e.g. /dev/shm for tmpfs, /var/tmp for a disk).
+  explicit TempDir(const std::string &base);
   ~TempDir();
   TempDir(const TempDir &) = delete;
   TempDir &operator=(const TempDir &) = delete;

@@ -1,10 +1,10 @@
 #pragma once
 /// The I/O seam: the one place a module's data transfers go through. Each I/O interface is an
 /// implementation of Interface over a file the harness opened; io::MpiIo (pio/io/mpiio.hpp) is
-/// MPI-IO. The pattern engine, b_eff_io and IMB-IO keep only their methodology (what to move,
-/// when, how to check it) and hand each transfer here.
+/// MPI-IO, io::PosixIo (pio/io/posix.hpp) POSIX. The pattern engine, b_eff_io and IMB-IO keep only
+/// their methodology (what to move, when, how to check it) and hand each transfer here.
 ///
-/// How another interface implements it (none but MPI-IO is built yet):
+/// How the interfaces without file views implement it (docs/interfaces.md):
 /// - POSIX (pwrite/pread, IOR's POSIX backend): the file is a descriptor the interface opened on
 ///   the harness's file. start() of a Blocking transfer makes one pwrite/pread per entry of
 ///   Transfer::extents, taking consecutive bytes of the buffer (count x datatype must then be

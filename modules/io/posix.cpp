@@ -1,0 +1,327 @@
+// The POSIX interface of the I/O seam: open(2) per rank on the harness's path, one pwrite or
+// pread per extent of a transfer (looped on short transfers), fsync for SyncWrites. Errors name
+// the call, the path, the offset and errno's text.
+#include "pio/io/posix.hpp"
+
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+#include "pio/error.hpp"
+#include "pio/mpi_handles.hpp"
+
+namespace pio::io {
+
+namespace {
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+const char *kDirectFix = "set ODirect off, or put TestFile on a file system with direct I/O "
+                         "(ext4, xfs; /var/tmp here)";
+
+/// The bytes of `count` elements of `type`, which must be contiguous memory: POSIX moves a
+/// byte stream, and the engine passes its contiguous stream without a file view.
+std::int64_t contiguous_bytes_of(const Transfer &t) {
+  MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  mpi_check(MPI_Type_size_x(t.datatype, &size), "MPI_Type_size_x");
+  mpi_check(MPI_Type_get_extent_x(t.datatype, &lb, &extent), "MPI_Type_get_extent_x");
+  mpi_check(MPI_Type_get_true_extent_x(t.datatype, &true_lb, &true_extent),
+            "MPI_Type_get_true_extent_x");
+  if (extent != size || true_extent != size || true_lb != 0)
+    throw Error("a POSIX transfer's memory must be contiguous bytes, but its datatype has " +
+                    std::to_string(size) + " bytes spread over an extent of " +
+                    std::to_string(true_extent),
+                "pass the data as one contiguous buffer (the pattern engine does so without a "
+                "file view), or use Interface mpiio");
+  return static_cast<std::int64_t>(size) * t.count;
+}
+
+/// Throws when O_DIRECT cannot take this extent or buffer.
+void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
+                  const Extent &e, const void *buffer) {
+  if (a.file <= 0)
+    return;
+  const std::string what = std::string("O_DIRECT ") + call + " of " + path + " at offset " +
+                           std::to_string(e.offset) + ", " + std::to_string(e.length) + " bytes: ";
+  const std::string n = std::to_string(a.file);
+  if (e.offset % a.file != 0 || e.length % a.file != 0)
+    throw Error(what + "offset and length must be multiples of the file system's " + n +
+                    "-byte direct-I/O block (" + a.source + ")",
+                "choose transfer sizes (BufferSizes, strips, tiles) and a HeaderOffset that are "
+                "multiples of " +
+                    n + " (4096 always is), or set ODirect off");
+  const auto address = reinterpret_cast<std::uintptr_t>(buffer);
+  if (a.memory > 0 && address % static_cast<std::uintptr_t>(a.memory) != 0)
+    throw Error(what + "the buffer at address " + std::to_string(address) +
+                    " is not a multiple of the " + std::to_string(a.memory) +
+                    "-byte memory alignment O_DIRECT needs (" + a.source + ")",
+                "align the module's buffers to 4096 bytes (the pattern engine's are, when every "
+                "extent's length is a multiple of the direct-I/O block), or set ODirect off");
+}
+
+/// The fix for a failed pwrite/pread.
+std::string transfer_fix(int e, bool direct) {
+  if (e == EINVAL && direct)
+    return std::string("the file system refused direct I/O for this transfer: ") + kDirectFix;
+  if (e == ENOSPC || e == EDQUOT)
+    return "free space on the file system of TestFile or make the test smaller";
+  return "check the file system of TestFile (mounted, writable, healthy)";
+}
+
+/// One extent, looped until all its bytes moved or (read) the end of file; returns bytes moved.
+std::int64_t move_extent(int fd, const std::string &path, bool write, const Extent &e,
+                         std::uint8_t *p, bool direct) {
+  std::int64_t done = 0;
+  while (done < e.length) {
+    const auto want = static_cast<size_t>(e.length - done);
+    const off_t at = static_cast<off_t>(e.offset + done);
+    const ssize_t n = write ? ::pwrite(fd, p + done, want, at) : ::pread(fd, p + done, want, at);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      const int err = errno;
+      throw Error(std::string(write ? "pwrite" : "pread") + " of " + path + " at offset " +
+                      std::to_string(at) + " (" + std::to_string(want) +
+                      " bytes): " + errno_text(err),
+                  transfer_fix(err, direct));
+    }
+    if (n == 0) {
+      if (!write)
+        break; // end of file: a short read, as MPI-IO reports it
+      throw Error("pwrite of " + path + " at offset " + std::to_string(at) + " (" +
+                      std::to_string(want) + " bytes) wrote nothing",
+                  transfer_fix(ENOSPC, direct));
+    }
+    done += n;
+  }
+  return done;
+}
+
+[[noreturn]] void no_such_call(const Transfer &t, const char *why) {
+  throw Error(std::string("Interface posix has no ") + to_string(t.completion) + " " +
+                  to_string(t.direction) + " on the " + to_string(t.positioning) + ": " + why,
+              "use explicit offsets with blocking or non-blocking completion, or Interface mpiio");
+}
+
+/// open(2) flags for MPI-IO's amode; throws for what POSIX cannot honour.
+int open_flags(int amode, const std::string &path) {
+  int flags = O_CLOEXEC;
+  if (amode & MPI_MODE_RDONLY)
+    flags |= O_RDONLY;
+  else if (amode & MPI_MODE_WRONLY)
+    flags |= O_WRONLY;
+  else
+    flags |= O_RDWR;
+  if (amode & MPI_MODE_CREATE)
+    flags |= O_CREAT;
+  if (amode & MPI_MODE_EXCL)
+    flags |= O_EXCL;
+  if (amode & (MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_APPEND))
+    throw Error("Interface posix cannot open " + path +
+                    " with MPI_MODE_DELETE_ON_CLOSE or MPI_MODE_APPEND (the test asks for it)",
+                "run this module with Interface mpiio");
+  return flags;
+}
+
+/// tmpfs (and ramfs) accept O_DIRECT since Linux 6.6 but keep the data in the page cache: there
+/// is no storage to bypass, so ODirect would measure buffered I/O under another name.
+void refuse_memory_file_system(int fd, const std::string &path) {
+  struct statfs fs;
+  if (::fstatfs(fd, &fs) != 0)
+    return;
+  if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC)
+    throw Error("open(" + path + ", O_DIRECT): the file is on " +
+                    (fs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs") +
+                    ", which has no storage below its page cache for direct I/O to reach "
+                    "(older kernels refuse O_DIRECT there with EINVAL; newer ones accept it and "
+                    "buffer as usual)",
+                kDirectFix);
+}
+
+/// A descriptor closed on destruction.
+struct Descriptor {
+  int fd = -1;
+  explicit Descriptor(int d) : fd(d) {}
+  ~Descriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  Descriptor(const Descriptor &) = delete;
+  Descriptor &operator=(const Descriptor &) = delete;
+};
+
+/// The alignment O_DIRECT needs on fd, after refusing a memory file system.
+DirectAlignment checked_direct(int fd, const std::string &path) {
+  refuse_memory_file_system(fd, path);
+  return direct_io_alignment(fd);
+}
+
+/// The open descriptor of one POSIX test file (closed on destruction, also when the
+/// constructor's O_DIRECT checks throw).
+class PosixFile final : public OpenFile {
+public:
+  PosixFile(int fd, const std::string &path, bool direct)
+      : fd_(fd), path_(path), io_(fd, path, direct ? checked_direct(fd, path) : DirectAlignment{}) {
+  }
+  Interface &io() override { return io_; }
+  std::map<std::string, std::string> hints_in_effect() const override { return {}; }
+  void close() override {
+    const int fd = fd_.fd;
+    fd_.fd = -1;
+    if (fd >= 0 && ::close(fd) != 0) {
+      const int err = errno;
+      throw Error("close of " + path_ + ": " + errno_text(err),
+                  "check the file system of TestFile (a full or failing device reports "
+                  "delayed write errors at close)");
+    }
+  }
+
+private:
+  Descriptor fd_;
+  std::string path_;
+  PosixIo io_;
+};
+
+} // namespace
+
+DirectAlignment direct_io_alignment(int fd) {
+  DirectAlignment a;
+  struct statx sx {};
+  if (::statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+      (sx.stx_mask & STATX_DIOALIGN) != 0 && sx.stx_dio_offset_align > 0) {
+    a.file = sx.stx_dio_offset_align;
+    a.memory = sx.stx_dio_mem_align;
+    a.source = "statx STATX_DIOALIGN";
+    return a;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && st.st_blksize > 0) {
+    a.file = a.memory = st.st_blksize;
+    a.source = "its block size, st_blksize";
+    return a;
+  }
+  a.file = a.memory = 4096;
+  a.source = "4096 assumed";
+  return a;
+}
+
+std::int64_t PosixIo::move(const Transfer &t) {
+  if (t.positioning != Positioning::ExplicitOffset)
+    no_such_call(t, "POSIX keeps no file pointers for the seam; every transfer names its extents");
+  if (t.count < 0)
+    throw Error("a transfer of " + std::to_string(t.count) + " elements",
+                "pass a count of 0 or more");
+  if (t.count == 0)
+    return 0;
+  if (t.extents == nullptr || t.extent_count == 0)
+    throw Error("a POSIX transfer of " + std::to_string(t.count) +
+                    " elements without its file extents (Transfer::extents): POSIX cannot see "
+                    "an MPI file view",
+                "pass the file bytes the transfer covers in Transfer::extents, or use Interface "
+                "mpiio");
+  const std::int64_t bytes = contiguous_bytes_of(t);
+  std::int64_t covered = 0;
+  for (std::size_t i = 0; i < t.extent_count; ++i)
+    covered += t.extents[i].length;
+  if (covered != bytes)
+    throw Error("a POSIX transfer of " + std::to_string(bytes) +
+                    " bytes in memory whose extents "
+                    "cover " +
+                    std::to_string(covered) + " file bytes",
+                "make Transfer::extents cover exactly the count x datatype bytes of the buffer");
+  const bool write = t.direction == Direction::Write;
+  auto *p = static_cast<std::uint8_t *>(t.buffer);
+  std::int64_t moved = 0;
+  for (std::size_t i = 0; i < t.extent_count; ++i) {
+    const Extent &e = t.extents[i];
+    check_direct(direct_, path_, write ? "pwrite" : "pread", e, p);
+    moved += move_extent(fd_, path_, write, e, p, direct_.file > 0);
+    p += e.length;
+  }
+  if (!t.count_moved)
+    return t.count;
+  return moved / (bytes / t.count); // whole elements, as MPI_Get_count counts them
+}
+
+std::int64_t PosixIo::start(const Transfer &t) {
+  switch (t.completion) {
+  case Completion::Blocking:
+    return move(t);
+  case Completion::NonBlocking: {
+    if (t.request == nullptr)
+      throw Error("a non-blocking transfer needs Transfer::request",
+                  "point it at the MPI_Request the transfer's completion waits on");
+    const std::int64_t moved = move(t);
+    *t.request = MPI_REQUEST_NULL; // done already: MPI_Wait on it returns at once
+    done_[t.request] = moved;
+    return 0;
+  }
+  case Completion::Split:
+    no_such_call(t, "a split collective needs MPI-IO's begin/end pairs");
+  }
+  return 0;
+}
+
+std::int64_t PosixIo::finish(const Transfer &t) {
+  switch (t.completion) {
+  case Completion::Blocking:
+    return t.count;
+  case Completion::NonBlocking: {
+    const auto it = done_.find(t.request);
+    const std::int64_t moved = it == done_.end() ? t.count : it->second;
+    if (it != done_.end())
+      done_.erase(it);
+    return moved;
+  }
+  case Completion::Split:
+    no_such_call(t, "a split collective needs MPI-IO's begin/end pairs");
+  }
+  return 0;
+}
+
+void PosixIo::wait_all(MPI_Request *requests, int n) {
+  for (int i = 0; i < n; ++i)
+    done_.erase(requests + i);
+}
+
+void PosixIo::sync() {
+  if (::fsync(fd_) != 0) {
+    const int err = errno;
+    throw Error("fsync of " + path_ + ": " + errno_text(err),
+                "check the file system of TestFile (a full or failing device reports delayed "
+                "write errors here)");
+  }
+}
+
+std::unique_ptr<OpenFile> open_posix(const Options &o, const std::string &path, int amode,
+                                     const std::map<std::string, std::string> &hints) {
+  if (!hints.empty()) {
+    std::string keys;
+    for (const auto &[k, v] : hints)
+      keys += (keys.empty() ? "" : ", ") + k + "=" + v;
+    throw Error("Interface posix takes no MPI-IO hints, but this test asks for " + keys,
+                "remove the Hint lines (a block's and the global ones), or use Interface mpiio");
+  }
+  int flags = open_flags(amode, path);
+  if (o.o_direct)
+    flags |= O_DIRECT;
+  const int fd = ::open(path.c_str(), flags, 0666);
+  if (fd < 0) {
+    const int err = errno;
+    std::string fix = "check that the directory of TestFile exists and is writable";
+    if (err == EINVAL && o.o_direct)
+      fix = std::string("the file system refuses O_DIRECT: ") + kDirectFix;
+    throw Error(std::string("open(") + path + (o.o_direct ? ", O_DIRECT" : "") +
+                    "): " + errno_text(err),
+                fix);
+  }
+  return std::make_unique<PosixFile>(fd, path, o.o_direct);
+}
+
+} // namespace pio::io
