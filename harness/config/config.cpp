@@ -9,6 +9,7 @@
 #include "config/config_source.hpp"
 #include "config/directive_check.hpp"
 #include "config/harness_directives.hpp"
+#include "config/interface_rules.hpp"
 #include "config/sweep.hpp"
 
 #include <dotconf.h>
@@ -79,6 +80,9 @@ struct ParseState {
         d->set_block(*open, words, file, line);
       else if (!open && d->set_global)
         d->set_global(config.global, words);
+      // Where each setting comes from, for the errors found once the block is whole.
+      (open ? open->block.harness_lines : config.global.lines)
+          .push_back(DirectiveLine{d->spec.name, args, file, line});
     } catch (const ConfigError &) {
       throw;
     } catch (const Error &e) {
@@ -258,9 +262,13 @@ Config parse_config(const std::string &path) {
     b.hints = g.hints;
     for (const auto &[k, v] : raw.hints)
       b.hints[k] = v;
+    b.io = g.io;
+    overlay_io(raw, b.io);
+    b.harness_lines.insert(b.harness_lines.begin(), g.lines.begin(), g.lines.end());
     state.config.modules.push_back(std::move(b));
   }
   expand_sweeps(state.config); // after the global defaults, so a swept value wins
+  check_interface_rules(state.config);
   return state.config;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_source.hpp"
+#include "pio/io/options.hpp"
 
 namespace pio::harness {
 
@@ -40,6 +41,9 @@ struct GlobalConfig {
   /// watchdog's automatic default, see watchdog.hpp)
   double step_timeout = -1;
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
+  io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
+  /// Every harness directive line written outside blocks, in order (where a setting comes from).
+  std::vector<DirectiveLine> lines;
 };
 
 /// One <ap_module> ... </ap_module> block.
@@ -59,6 +63,10 @@ struct ModuleBlock {
   bool file_view = true;                        ///< FileView (global default if absent)
   bool sync_writes = false;                     ///< SyncWrites (global default if absent)
   std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
+  io::Options io; ///< Interface, ODirect, H5* (global defaults if absent; docs/interfaces.md)
+  /// Where the block's harness settings come from: the global lines, then the block's own, then
+  /// its swept values (a Hint:<key> sweep as a Hint line); the last line of a name is in effect.
+  std::vector<DirectiveLine> harness_lines;
   std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
   std::string label;                            ///< Label ("" = derived, see block_label.hpp)
   std::string label_file;                       ///< where Label is written

@@ -3,6 +3,7 @@
 /// it drives their parsing and validation, their error messages, --list-modules and the
 /// reference table in docs/configuration.md.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,7 +26,13 @@ struct BlockDraft {
   ModuleBlock block;                                              ///< what is known so far
   std::optional<bool> verify, collective, file_view, sync_writes; ///< set only when written
   std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
+  std::optional<io::InterfaceKind> interface;                     ///< Interface, when written
+  std::optional<bool> o_direct, h5_collective_metadata;           ///< set only when written
+  std::optional<std::int64_t> h5_alignment, h5_chunk_size, h5_meta_block_size; ///< likewise
 };
+
+/// Overlays the interface settings written in draft (Interface, ODirect, H5*) on o.
+void overlay_io(const BlockDraft &draft, io::Options &o);
 
 /// One harness directive: its spec (type, default, help, limits), where it may be written,
 /// where it comes from, and how a checked value is stored.
@@ -57,8 +64,8 @@ bool allowed_in_block(DirectiveScope scope);
 std::string harness_directive_names(bool in_block);
 
 /// Checks a Sweep line's words as it is read (a name and at least one value; the values of a
-/// swept Collective, FileView, SyncWrites or Verify checked as that directive checks them;
-/// Hint:<key> with a key). Module directives are checked once the module is known. Throws
+/// swept harness setting (Collective, FileView, Interface ...) checked as that directive checks
+/// them; Hint:<key> with a key). Module directives are checked once the module is known. Throws
 /// pio::Error.
 void check_sweep(const std::vector<std::string> &words);
 

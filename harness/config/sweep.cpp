@@ -33,8 +33,10 @@ Dimension dimension(const DirectiveLine &sweep) {
   Dimension d;
   d.line = &sweep;
   d.name = sweep.args.at(0);
-  d.values = sweep_values(std::vector<std::string>(sweep.args.begin() + 1, sweep.args.end()));
-  if (hint_target(d.name, d.key)) {
+  const bool hint = hint_target(d.name, d.key);
+  d.values =
+      sweep_values(std::vector<std::string>(sweep.args.begin() + 1, sweep.args.end()), !hint);
+  if (hint) {
     d.kind = Dimension::Kind::Hint;
     d.name = "Hint:" + d.key;
   } else if (sweepable_flag(d.name)) {
@@ -49,6 +51,7 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   switch (d.kind) {
   case Dimension::Kind::Hint:
     b.hints[d.key] = hint_value(value);
+    b.harness_lines.push_back(DirectiveLine{"Hint", {d.key, value}, d.line->file, d.line->line});
     return;
   case Dimension::Kind::Module:
     b.module_directives.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
@@ -56,12 +59,15 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   case Dimension::Kind::Flag:
     break;
   }
+  b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
   const std::string n = lower(d.name);
-  if (n == "timingscope" || n == "stonewall") { // not flags: stored as the directive stores them
+  const bool io = n == "interface" || n == "odirect" || n.rfind("h5", 0) == 0;
+  if (n == "timingscope" || n == "stonewall" || io) { // stored as the directive stores them
     BlockDraft draft;
     draft.block = std::move(b);
     find_harness_directive(n)->set_block(draft, {value}, d.line->file, d.line->line);
     b = std::move(draft.block);
+    overlay_io(draft, b.io);
     return;
   }
   const bool on = parse_flag(value);

@@ -1,6 +1,7 @@
 // Value words of the config (values.hpp): hint values, sweep values and size ranges, sweep targets.
 #include "config/values.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 
@@ -12,8 +13,10 @@ namespace pio::harness {
 
 const char *const kSweepHint =
     "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-    "StoneWall, Processes or Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, Sweep "
-    "Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Processes 1 2 4";
+    "StoneWall, Interface, ODirect, H5Alignment, H5ChunkSize, H5CollectiveMetadata, "
+    "H5MetaBlockSize, Processes or Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
+    "Sweep Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Interface mpiio,posix, "
+    "Sweep Processes 1 2 4";
 
 namespace {
 
@@ -51,7 +54,8 @@ bool hint_target(const std::string &name, std::string &key) {
 /// The harness block flags a Sweep may vary.
 bool sweepable_flag(const std::string &name) {
   for (const char *f :
-       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall"})
+       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall", "interface",
+        "odirect", "h5alignment", "h5chunksize", "h5collectivemetadata", "h5metablocksize"})
     if (lower(name) == f)
       return true;
   return false;
@@ -67,7 +71,23 @@ std::string hint_value(const std::string &value) {
   }
 }
 
-std::vector<std::string> sweep_values(const std::vector<std::string> &words) {
+/// The words with each split at its commas (empty pieces dropped).
+std::vector<std::string> split_commas(const std::vector<std::string> &words) {
+  std::vector<std::string> out;
+  for (const auto &w : words) {
+    size_t from = 0;
+    while (from <= w.size()) {
+      const size_t comma = std::min(w.find(',', from), w.size());
+      if (comma > from)
+        out.push_back(w.substr(from, comma - from));
+      from = comma + 1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> sweep_values(const std::vector<std::string> &written, bool commas) {
+  const std::vector<std::string> words = commas ? split_commas(written) : written;
   std::vector<std::string> out;
   for (const auto &w : words) {
     const auto dots = w.find("..");

@@ -15,15 +15,16 @@ extern const char *const kSweepHint;
 std::string hint_value(const std::string &value);
 
 /// The values of a Sweep line after its name, with size ranges expanded: "4K..16M" is 4K, 8K,
-/// ... 16M (doubling, as the sizes of the thesis's figures). Throws pio::Error on an empty list
-/// or a bad range.
-std::vector<std::string> sweep_values(const std::vector<std::string> &words);
+/// ... 16M (doubling, as the sizes of the thesis's figures). With `commas`, a word also splits
+/// at commas ("mpiio,posix"); a hint's values do not (a hint value may hold commas, as
+/// cb_config_list's). Throws pio::Error on an empty list or a bad range.
+std::vector<std::string> sweep_values(const std::vector<std::string> &words, bool commas = true);
 
 /// True for "Hint:<key>" (any case), setting key.
 bool hint_target(const std::string &name, std::string &key);
 
 /// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
-/// Verify, TimingScope, StoneWall).
+/// Verify, TimingScope, StoneWall, Interface, ODirect and the H5 settings).
 bool sweepable_flag(const std::string &name);
 
 } // namespace pio::harness

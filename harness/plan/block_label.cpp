@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/harness_directives.hpp"
+#include "config/interface_rules.hpp"
 #include "config/text.hpp"
 
 namespace pio::harness {
@@ -47,6 +49,9 @@ std::vector<Item> items(const ModulePlan &p) {
   flag("FileView", b.file_view);
   flag("SyncWrites", b.sync_writes);
   flag("Verify", b.verify);
+  out.push_back({"Interface", "Interface", io::to_string(b.io.kind)});
+  for (const auto &[name, value] : interface_settings(b.io))
+    out.push_back({name, name, value});
   out.push_back({"TimingScope", "TimingScope", b.timing_scope});
   std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
   wall << b.stone_wall;
@@ -95,6 +100,10 @@ bool shown_when_derived(const ModuleBlock &b, const Item &it) {
     return it.value != "0";
   if (it.key == "Processes") // written in the block (or swept), not the run's size by default
     return !b.processes_line.name.empty();
+  if (it.key == "Interface" || it.key == "ODirect" || it.key.rfind("H5", 0) == 0) {
+    const HarnessDirective *d = find_harness_directive(it.key); // its default, as the table has it
+    return d && lower(it.value) != lower(d->spec.default_value);
+  }
   return it.key == "TestFile" || it.key.rfind("Hint:", 0) == 0;
 }
 

@@ -21,6 +21,10 @@ ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveErro
   for (const auto &d : block.module_directives)
     if (same_name(d.name, e.directive()))
       in_effect = &d;
+  if (!in_effect) // a harness setting the module cannot take, e.g. Interface (require_mpiio)
+    for (const auto &d : block.harness_lines)
+      if (same_name(d.name, e.directive()))
+        in_effect = &d;
   // "Stride: ..." unless the message already starts with the directive's name.
   const std::string what = e.what();
   const size_t n = e.directive().size();

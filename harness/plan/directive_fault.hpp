@@ -11,8 +11,9 @@
 namespace pio::harness {
 
 /// The ConfigError for `e` at the line of e.directive() in `block` (the line of the value in
-/// effect: a Sweep's value or the block's own line), or at the block's ModuleName line when the
-/// directive has its default value.
+/// effect: a Sweep's value or the block's own line; for a harness setting such as Interface
+/// also a global line), or at the block's ModuleName line when the directive has its default
+/// value.
 ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveError &e);
 
 /// Runs init() and turns a DirectiveError it throws into locate_directive_error(block, ...);

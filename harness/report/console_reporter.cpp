@@ -2,8 +2,9 @@
 
 #include <cstdio>
 
-#include "report/figure_text.hpp"
 #include "pio/directive.hpp"
+#include "pio/io/options.hpp"
+#include "report/figure_text.hpp"
 
 namespace pio::harness {
 
@@ -56,6 +57,10 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
     out_ << block.label.substr(base.size());
   else if (block.label != base && block.label != block.module && block.label != block.module_name)
     out_ << "  \"" << block.label << "\"";
+  // The interface, unless MPI-IO (the default) or the label says it already.
+  if (block.interface != io::to_string(io::InterfaceKind::MpiIo) &&
+      block.label.find("Interface=" + block.interface) == std::string::npos)
+    out_ << "  Interface " << block.interface;
   out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
   // The column header comes with the block's first test, in that test's unit (MiB/s, ops/s).
   header_unit_.clear();

@@ -10,9 +10,9 @@ namespace pio::harness {
 namespace {
 /// Columns before the parameters: which run, block and test a row belongs to.
 const std::vector<std::string> kIdColumns = {
-    "module",        "block",        "config", "test",       "label",      "buffer_size",
-    "header_offset", "procs",        "groups", "file_use",   "collective", "file_view",
-    "timing_scope",  "stone_wall_s", "verify", "sync_writes"};
+    "module",        "block",        "config",       "test",     "label",      "buffer_size",
+    "header_offset", "procs",        "groups",       "file_use", "collective", "file_view",
+    "interface",     "timing_scope", "stone_wall_s", "verify",   "sync_writes"};
 /// Columns after the parameters and hints: what a repetition measured.
 const std::vector<std::string> kMeasureColumns = {
     "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps", "ops", "ops_per_s", "rate_unit",
@@ -80,6 +80,7 @@ CsvReporter::Row CsvReporter::block_cells(const ModuleResult &block) const {
              {"config", block.config_location},
              {"collective", block.collective ? "true" : "false"},
              {"file_view", block.file_view ? "true" : "false"},
+             {"interface", block.interface},
              {"verify", block.verify ? "true" : "false"},
              {"sync_writes", block.sync_writes ? "true" : "false"}};
   for (const auto &[name, words] : block.settings) {

@@ -188,6 +188,8 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"settings", m.settings},
           {"collective", m.collective},
           {"file_view", m.file_view},
+          {"interface", m.interface},
+          {"interface_settings", m.interface_settings},
           {"verify", m.verify},
           {"sync_writes", m.sync_writes},
           {"tests_planned", m.tests_planned},

@@ -23,6 +23,7 @@ ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePla
   mctx.collective = block.collective;
   mctx.use_file_view = block.file_view;
   mctx.hints = block.hints;
+  mctx.io = block.io;
   mctx.services = &services;
   return mctx;
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "config/interface_rules.hpp"
 #include "guard/position.hpp"
 #include "load/library.hpp"
 #include "pio/mpi_handles.hpp"
@@ -43,6 +44,8 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.file_view = block.file_view;
   m.verify = block.verify;
   m.sync_writes = block.sync_writes;
+  m.interface = io::to_string(block.io.kind);
+  m.interface_settings = interface_settings(block.io);
   m.started = utc_timestamp();
   return m;
 }

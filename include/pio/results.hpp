@@ -159,6 +159,9 @@ struct ModuleResult {
   long reps = 1;
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
   bool collective = false, file_view = true, verify = false, sync_writes = false;
+  std::string interface = "mpiio"; ///< Interface: the I/O interface of the block's files
+  /// The settings of that interface by directive name (posix: ODirect; hdf5: H5*; mpiio: none).
+  std::map<std::string, std::string> interface_settings;
   int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
   std::string started;              ///< when the block started on rank 0 (ISO 8601 UTC, ms)
   std::string finished;             ///< when it finished (after cleanup_module and the figure)

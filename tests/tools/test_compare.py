@@ -80,6 +80,25 @@ def test_different_process_counts_are_not_comparable_and_say_so(tool, tmp_path, 
     assert code == 1 and "3 tests: 3 regression" in out
 
 
+def test_a_block_run_through_another_interface_is_not_comparable(tool, tmp_path, base, capsys):
+    """The interface is a setting the runs must share (docs/interfaces.md): the same label run
+    through posix instead of MPI-IO is another experiment; a document from before the field
+    counts as mpiio."""
+    a = write_doc(tmp_path / "a.json", base)  # no `interface` field: mpiio
+    posix = scaled(base, 1.0)
+    for block in posix["modules"]:
+        block["interface"], block["interface_settings"] = "posix", {"ODirect": "off"}
+    code, out = run(tool, [a, write_doc(tmp_path / "b.json", posix)], capsys)
+    assert code == compare.EXIT_NOT_COMPARABLE
+    assert "interface differs: baseline mpiio, candidate posix" in out
+    assert sum(line.startswith("not comparable  ") for line in out.splitlines()) == 3
+    mpiio = scaled(base, 1.0)
+    for block in mpiio["modules"]:
+        block["interface"], block["interface_settings"] = "mpiio", {}
+    code, out = run(tool, [a, write_doc(tmp_path / "c.json", mpiio), "--all"], capsys)
+    assert code == 0 and "3 tests: 3 no significant change" in out
+
+
 def test_unmatched_tests_are_listed_on_both_sides(tool, tmp_path, base, capsys):
     a = write_doc(tmp_path / "a.json", base)
     other = make_doc({("simple_strided", "Swrite", "4K", "write", 4096): [1.0, 2.0]})

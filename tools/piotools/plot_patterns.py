@@ -36,6 +36,10 @@ def block_setup(block):
     for field, directive in SWITCHES:
         if field in block:
             s[directive] = f"{directive} {_on_off(block.get(field))}"
+    # The I/O interface and its own settings (docs/interfaces.md): a line per interface swept.
+    s["Interface"] = f"Interface {results.interface(block)}"
+    for k, v in (block.get("interface_settings") or {}).items():
+        s[k] = f"{k} {v}"
     return s
 
 

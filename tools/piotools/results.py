@@ -115,7 +115,18 @@ class Test:
             "file_view": b.get("file_view"), "sync_writes": b.get("sync_writes"),
             "verify": b.get("verify"), "settings": settings,
             "hints_requested": t.get("hints_requested") or {},
+            "interface": interface(b), "interface_settings": b.get("interface_settings") or {},
         }
+
+
+# The harness's default Interface (include/pio/io/options.hpp): what a block without the
+# `interface` field (a document from before the field existed) ran through.
+DEFAULT_INTERFACE = "mpiio"
+
+
+def interface(block):
+    """The I/O interface a block's files went through: "mpiio", "posix" or "hdf5"."""
+    return block.get("interface") or DEFAULT_INTERFACE
 
 
 # A test's `rate_unit` when its figure of merit is operations per second (the harness's

@@ -207,6 +207,8 @@ ModuleResult failed_block() {
   b.module_name = "Tiled";
   b.label = "tiled";
   b.config_location = "site.conf:41";
+  b.interface = "posix"; // the console header and the CSV say so
+  b.interface_settings = {{"ODirect", "off"}};
   b.error = ErrorRecord{0, "init_module: TileDims needs 2 or 3 values (site.conf:43)"};
   return b;
 }
