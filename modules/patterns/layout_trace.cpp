@@ -57,19 +57,22 @@ void append_layout_trace(const std::string &path, const TestContext &test, const
   const ModuleContext &m = *test.module;
   const std::int64_t units = spec.phases.at(0).work_units;
   std::ostringstream s;
-  const nlohmann::json header = {{"module", m.module_name},
-                                 {"label", spec.label},
-                                 {"index", test.test_index},
-                                 {"rep", test.rep},
-                                 {"mode", temporal_mode_name(mode)},
-                                 {"ranks", test.size},
-                                 {"units", units},
-                                 {"file", to_string(spec.file)},
-                                 {"collective", m.collective},
-                                 {"file_view", m.use_file_view},
-                                 {"header_offset", spec.header_offset},
-                                 {"params", spec.params},
-                                 {"hints", m.hints}};
+  const nlohmann::json header = {
+      {"module", m.module_name},
+      {"label", spec.label},
+      {"index", test.test_index},
+      {"rep", test.rep},
+      {"mode", temporal_mode_name(mode)},
+      {"ranks", test.size},
+      {"units", units},
+      {"file", to_string(spec.file)},
+      {"collective", m.collective},
+      {"interface", io::to_string(m.io.kind)},
+      // FileView applies under MPI-IO only (docs/interfaces.md)
+      {"file_view", m.use_file_view && m.io.kind == io::InterfaceKind::MpiIo},
+      {"header_offset", spec.header_offset},
+      {"params", spec.params},
+      {"hints", m.hints}};
   // Names and values may hold any byte a config holds: never fail on invalid UTF-8.
   s << nlohmann::json{{"test", header}}.dump(-1, ' ', false,
                                              nlohmann::json::error_handler_t::replace)

@@ -75,7 +75,8 @@ void PatternModule::describe_test(TestContext &test) {
   r.comm = test.comm;
   r.rank = test.rank;
   r.verify = test.module->verify;
-  r.use_view = test.module->use_file_view;
+  r.mpiio = test.module->io.kind == io::InterfaceKind::MpiIo;
+  r.use_view = test.module->use_file_view && r.mpiio; // FileView is MPI-IO's alone
   r.units = test.spec().phases.at(0).work_units;
   r.size = test.size;
   // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.
@@ -87,13 +88,22 @@ void PatternModule::describe_test(TestContext &test) {
     throw Error("pattern modules run one count-driven phase per test",
                 "remove time budgets from this pattern's tests");
 
-  // Calls per unit every rank makes in no-view collective mode: the maximum over ranks.
-  std::int64_t pieces = 0;
-  for (std::int64_t u = 0; u < r.units; ++u)
-    pieces = std::max<std::int64_t>(
-        pieces, static_cast<std::int64_t>(r.geometry->extents(r.rank, u).size()));
+  // Calls per unit every rank makes in no-view collective mode: the maximum over ranks. And the
+  // bytes the file's data spans (for the interface's shape): the end of the last extent.
+  std::int64_t pieces = 0, end = test.spec().header_offset;
+  for (std::int64_t u = 0; u < r.units; ++u) {
+    const auto extents = r.geometry->extents(r.rank, u);
+    pieces = std::max<std::int64_t>(pieces, static_cast<std::int64_t>(extents.size()));
+    for (const auto &e : extents)
+      end = std::max(end, e.offset + e.length);
+  }
   mpi_check(MPI_Allreduce(&pieces, &r.max_pieces, 1, MPI_INT64_T, MPI_MAX, r.comm),
             "MPI_Allreduce");
+  // A shared file spans every rank's extents; a file per process only its rank's own.
+  std::int64_t span = end;
+  if (shared_file)
+    mpi_check(MPI_Allreduce(&end, &span, 1, MPI_INT64_T, MPI_MAX, r.comm), "MPI_Allreduce");
+  r.io->shape(span);
 
   // Read-type modes need the data in the file first (thesis §3.3.2: init "can set up any
   // files for read tests"); written untimed, generation 0, then synced for all ranks. This rank

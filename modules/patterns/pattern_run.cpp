@@ -74,6 +74,21 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
 }
 
 PageBytes PatternModule::Run::read_back() const {
+  if (!mpiio) {
+    PageBytes data(static_cast<size_t>(bytes));
+    if (bytes > 0) {
+      io::Transfer r;
+      r.direction = io::Direction::Read;
+      r.buffer = data.data();
+      const Datatype large = type_if_large(bytes);
+      r.count = large.get() != MPI_DATATYPE_NULL ? 1 : static_cast<int>(bytes);
+      r.datatype = large.get() != MPI_DATATYPE_NULL ? large.get() : MPI_BYTE;
+      r.extents = extents.data();
+      r.extent_count = extents.size();
+      io->start(r);
+    }
+    return data;
+  }
   if (use_view)
     mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
               "MPI_File_set_view");
@@ -125,6 +140,8 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
           MPI_File_set_view(file, v.disp, MPI_BYTE, v.filetype.get(), "native", MPI_INFO_NULL),
           "MPI_File_set_view");
     }
+  } else if (!mpiio) {
+    memtype = type_if_large(bytes); // one transfer of the whole stream
   } else {
     pieces.resize(extents.size());
     std::int64_t pos = 0;
@@ -169,6 +186,13 @@ void PatternModule::Run::io_run(bool write, bool collective, MPI_Offset off, voi
 }
 
 void PatternModule::Run::transfer(bool write, bool collective) {
+  if (!mpiio) {
+    if (bytes > 0)
+      io_run(write, collective, 0, stream.data(), bytes, memtype, extents.data(), extents.size());
+    else if (collective)
+      io_run(write, collective, 0, stream.data(), 0, Datatype(), nullptr, 0);
+    return;
+  }
   if (use_view) {
     if (collective || bytes > 0)
       io_run(write, collective, 0, io_buffer(), bytes, memtype, extents.data(), extents.size());

@@ -38,7 +38,8 @@ struct PatternModule::Run {
   int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
   int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
   bool verify = false;
-  bool use_view = true;
+  bool mpiio = true;    // the block's interface is MPI-IO: file views, one call per piece
+  bool use_view = true; // FileView on under MPI-IO (other interfaces have no file view)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
   std::vector<Extent> extents; // this unit's file extents (stream order)
@@ -46,7 +47,8 @@ struct PatternModule::Run {
   PageBytes stream;            // payload in stream order
   PageBytes buffer;            // memory buffer when the memory type is non-contiguous
   Datatype memtype;            // view mode: the memory datatype (count 1); empty when
-                               // memory is `bytes` contiguous bytes up to INT_MAX
+                               // memory is `bytes` contiguous bytes up to INT_MAX (also the
+                               // stream's type under another interface than MPI-IO)
   bool noncontiguous_memory = false;
   std::vector<Piece> pieces; // no-view mode (piece i is extents[i])
   Datatype empty_view;       // view for a rank with nothing to do in a unit
@@ -68,6 +70,7 @@ struct PatternModule::Run {
 
   /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
   /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
+  /// Under another interface than MPI-IO one independent transfer carrying every extent.
   PageBytes read_back() const;
 
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
@@ -87,7 +90,9 @@ struct PatternModule::Run {
 
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
   /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
-  /// makes max_pieces calls, empty ones where it has fewer pieces.
+  /// makes max_pieces calls, empty ones where it has fewer pieces. Under another interface than
+  /// MPI-IO (no file view): one transfer carrying all the unit's extents, the stream as memory;
+  /// collectively every rank makes it, with count 0 and no extents when it has no bytes.
   void transfer(bool write, bool collective);
   /// transfer(true, collective).
   void write(bool collective);

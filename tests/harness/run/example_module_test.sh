@@ -1,8 +1,9 @@
 #!/bin/sh
 # A pattern author's module (docs/examples/segment_module: a Geometry and a directive list on the
 # installed pattern engine, pio::patterns) built out of tree against the *installed* pio-bench,
-# run by the installed pio-harness in all five temporal modes with Verify on, then installed
-# with `cmake --install` into the directory the installed harness searches.
+# run by the installed pio-harness in all five temporal modes with Verify on, through MPI-IO and
+# POSIX (identical files), then installed with `cmake --install` into the directory the
+# installed harness searches.
 # Usage: SOURCE_DIR BUILD_DIR MPIEXEC
 set -eu
 src=$1; build=$2; mpiexec=$3
@@ -15,12 +16,14 @@ cmake --build "$work/example/build" >/dev/null
   { echo "FAIL: my_segments not listed from its build directory"; exit 1; }
 
 cd "$work/example"
-"$mpiexec" -n 2 "$work/install/bin/pio-harness" -c example.conf --keep-files -r "$work/r.json"
 # Every block ran clean, in its mode, with Verify on (the engine checked every byte it wrote or
-# read); each file holds 2 ranks x 4 units x 64 KiB after its header (last test, 64K).
-/usr/bin/python3 - "$work/r.json" <<'PY'
+# read) through the interface `$2`; each file holds 2 ranks x 4 units x 64 KiB after its header
+# (last test, 64K).
+check() {
+/usr/bin/python3 - "$1" "$2" <<'PY'
 import json, os, sys
 r = json.load(open(sys.argv[1]))
+interface = sys.argv[2]
 expect = [("write", "my-segments.write", 0), ("read", "my-segments.read", 0),
           ("read-modify-write", "my-segments.rmw", 0), ("re-read", "my-segments.re-read", 0),
           ("re-write", "my-segments.re-write", 512)]
@@ -30,6 +33,7 @@ for m, (mode, path, header) in zip(mods, expect):
     assert m["module"] == "my_segments", m["module"]
     assert m["error"] is None, m["error"]
     assert m["verify"] is True, "Verify is off in block %s" % m["module_name"]
+    assert m["interface"] == interface, (m["interface"], interface)
     assert [t["label"] for t in m["tests"]] == ["4K", "64K"], [t["label"] for t in m["tests"]]
     for t in m["tests"]:
         assert t["error"] is None, t["error"]
@@ -40,6 +44,18 @@ for m, (mode, path, header) in zip(mods, expect):
     size = os.path.getsize(path)
     assert size == header + 2 * 4 * 65536, "%s: size %d" % (path, size)
 PY
+}
+"$mpiexec" -n 2 "$work/install/bin/pio-harness" -c example.conf --keep-files -r "$work/r.json"
+check "$work/r.json" mpiio
+# The same blocks through Interface posix (docs/interfaces.md): the author's Geometry needs
+# nothing for it, the engine drives the interface.
+mkdir "$work/mpiio" && mv my-segments.* "$work/mpiio/"
+printf 'Interface posix\nInclude example.conf\n' > posix.conf
+"$mpiexec" -n 2 "$work/install/bin/pio-harness" -c posix.conf --keep-files -r "$work/p.json"
+check "$work/p.json" posix
+for f in "$work"/mpiio/my-segments.*; do
+  cmp "$f" "$(basename "$f")" || { echo "FAIL: $f differs between mpiio and posix"; exit 1; }
+done
 
 # `cmake --install` of the module puts it in the installed harness's module directory (the
 # package config's PIO_BENCH_MODULE_DIR), where the harness finds it with no ModulePath.

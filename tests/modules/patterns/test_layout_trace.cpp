@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "layout_checks.hpp"
 #include "mpi_test.hpp"
 #include "pattern_checks.hpp"
 
@@ -23,48 +24,8 @@ using namespace pio::test;
 
 namespace {
 
-using Extents = std::vector<std::pair<std::int64_t, std::int64_t>>; // (offset, length)
 /// by unit, then by rank
 using Layout = std::vector<std::vector<Extents>>;
-
-/// One traced test: its test line and its extents per (rank, unit).
-struct Traced {
-  nlohmann::json test;
-  std::map<std::pair<int, std::int64_t>, Extents> extents; // (rank, unit) -> extents
-};
-
-/// Parses a trace; "" or the problem in `problem`.
-std::vector<Traced> read_trace(const std::string &path, std::string *problem) {
-  std::ifstream in(path);
-  std::vector<Traced> out;
-  std::string line;
-  if (!std::getline(in, line) || !nlohmann::json::parse(line).contains("pio_layout_trace")) {
-    *problem = path + ": no trace header, first line: " + line;
-    return out;
-  }
-  while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line);
-    if (j.contains("test")) {
-      out.push_back({j["test"], {}});
-    } else if (out.empty()) {
-      *problem = "extents before a test line: " + line;
-      return out;
-    } else {
-      Extents e;
-      for (const auto &x : j["extents"])
-        e.emplace_back(x[0].get<std::int64_t>(), x[1].get<std::int64_t>());
-      out.back().extents[{j["rank"].get<int>(), j["unit"].get<std::int64_t>()}] = e;
-    }
-  }
-  return out;
-}
-
-std::string text(const Extents &e) {
-  std::ostringstream s;
-  for (const auto &[o, l] : e)
-    s << "[" << o << "," << l << "]";
-  return s.str();
-}
 
 /// "" when `t` traces exactly `expected` for the run's ranks.
 std::string compare_layout(const Traced &t, const Layout &expected) {
@@ -81,24 +42,6 @@ std::string compare_layout(const Traced &t, const Layout &expected) {
                std::to_string(u) + ": traced " + text(got) + ", expected " + text(want);
     }
   return "";
-}
-
-/// The file image the trace says the module wrote: owner of each byte, zero elsewhere.
-Image traced_image(const Traced &t) {
-  auto owners = std::make_shared<std::map<std::int64_t, std::pair<std::int64_t, int>>>();
-  std::int64_t end = 0;
-  for (const auto &[key, extents] : t.extents)
-    for (const auto &[o, l] : extents) {
-      (*owners)[o] = {o + l, key.first};
-      end = std::max(end, o + l);
-    }
-  return {end, [owners](std::int64_t o) {
-            auto it = owners->upper_bound(o);
-            if (it == owners->begin())
-              return -1;
-            --it;
-            return o < it->second.first ? it->second.second : -1;
-          }};
 }
 
 // Simple strided, HeaderOffset 16, StripSize 1K, BufferSizes 2K (two strips per unit),
