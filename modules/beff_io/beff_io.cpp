@@ -90,6 +90,7 @@ private:
 };
 
 std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
+  io::require_mpiio(ctx.io, ctx.module_name); // its access methods are MPI-IO's own calls
   const Settings &s = ctx.settings;
   PlanInput in;
   in.processes = ctx.size;
