@@ -5,6 +5,8 @@
 #include "pio/io/mpiio.hpp"
 #include "pio/mpi_handles.hpp"
 
+#include "hdf5.hpp"
+
 namespace pio::io {
 
 namespace {
@@ -34,8 +36,9 @@ std::unique_ptr<OpenFile> open_file(const Options &o, MPI_Comm comm, const std::
   switch (o.kind) {
   case InterfaceKind::MpiIo:
     return std::make_unique<MpiIoFile>(comm, path, amode, hints);
-  case InterfaceKind::Posix:
   case InterfaceKind::Hdf5:
+    return open_hdf5(o, comm, path, amode, hints);
+  case InterfaceKind::Posix:
     break;
   }
   throw Error(std::string("Interface ") + to_string(o.kind) + " is not built yet",
@@ -43,11 +46,14 @@ std::unique_ptr<OpenFile> open_file(const Options &o, MPI_Comm comm, const std::
 }
 
 std::map<std::string, std::string> library_versions() {
-  std::map<std::string, std::string> v;
+  std::map<std::string, std::string> v{{"hdf5", hdf5_version()}};
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int n = 0;
-  if (MPI_Get_library_version(text, &n) == MPI_SUCCESS)
-    v["mpi"] = std::string(text, static_cast<size_t>(n));
+  if (MPI_Get_library_version(text, &n) == MPI_SUCCESS) {
+    // Its first line ("MPICH Version: 4.0.2"); the whole text is the results' mpi_library.
+    const std::string all(text, static_cast<size_t>(n));
+    v["mpi"] = all.substr(0, all.find('\n'));
+  }
   return v;
 }
 
