@@ -214,6 +214,7 @@ nlohmann::json to_json(const RunResult &run) {
           {"command_line", run.command_line},
           {"mpi_library", run.mpi_library},
           {"mpi_standard", run.mpi_standard},
+          {"io_libraries", run.io_libraries},
           {"processes", run.processes},
           {"hosts", hosts},
           {"test_file", run.test_file},

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "pio/io/open_file.hpp"
+
 extern char **environ;
 
 namespace pio::harness {
@@ -79,6 +81,8 @@ void fill_environment(RunResult &run, char **env) {
   else if (!pbs.empty())
     run.batch_job = BatchJob{"pbs", pbs};
 }
+
+void fill_io_libraries(RunResult &run) { run.io_libraries = io::library_versions(); }
 
 void fill_config_files(const std::vector<ConfigSource> &sources, RunResult &run) {
   run.config_files.clear();

@@ -21,6 +21,9 @@ bool affects_mpi_io(const std::string &name);
 /// strings, null-terminated; this process's environment by default).
 void fill_environment(RunResult &run, char **env = nullptr);
 
+/// Fills run.io_libraries: the I/O libraries in use and their versions (io::library_versions).
+void fill_io_libraries(RunResult &run);
+
 /// Fills run.config_files and run.config_variables from the files the config was read from.
 void fill_config_files(const std::vector<ConfigSource> &sources, RunResult &run);
 

@@ -78,6 +78,7 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   run.test_file = test_file;
   run.file_system = file_system_type(test_file);
   fill_environment(run); // rank 0's: MPI-IO variables, ROMIO_HINTS' file, the batch job
+  fill_io_libraries(run);
 }
 
 namespace {

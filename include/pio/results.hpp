@@ -201,6 +201,9 @@ struct RunResult {
   std::string date;                                ///< ISO 8601, UTC
   std::vector<std::string> command_line;
   std::string mpi_library, mpi_standard;
+  /// The I/O libraries in use and their versions ({"hdf5": "1.10.8", "mpi": "MPICH Version:
+  /// 4.0.2"}: io::library_versions()).
+  std::map<std::string, std::string> io_libraries;
   int processes = 0;
   std::vector<std::pair<std::string, int>> hosts; ///< host name, ranks on it
   std::string test_file, file_system;

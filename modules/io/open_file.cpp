@@ -6,6 +6,8 @@
 #include "pio/io/posix.hpp"
 #include "pio/mpi_handles.hpp"
 
+#include "hdf5.hpp"
+
 namespace pio::io {
 
 namespace {
@@ -38,18 +40,21 @@ std::unique_ptr<OpenFile> open_file(const Options &o, MPI_Comm comm, const std::
   case InterfaceKind::Posix:
     return open_posix(o, path, amode, hints);
   case InterfaceKind::Hdf5:
-    break;
+    return open_hdf5(o, comm, path, amode, hints);
   }
   throw Error(std::string("Interface ") + to_string(o.kind) + " is not built yet",
               "use Interface mpiio");
 }
 
 std::map<std::string, std::string> library_versions() {
-  std::map<std::string, std::string> v;
+  std::map<std::string, std::string> v{{"hdf5", hdf5_version()}};
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
   int n = 0;
-  if (MPI_Get_library_version(text, &n) == MPI_SUCCESS)
-    v["mpi"] = std::string(text, static_cast<size_t>(n));
+  if (MPI_Get_library_version(text, &n) == MPI_SUCCESS) {
+    // Its first line ("MPICH Version: 4.0.2"); the whole text is the results' mpi_library.
+    const std::string all(text, static_cast<size_t>(n));
+    v["mpi"] = all.substr(0, all.find('\n'));
+  }
   return v;
 }
 

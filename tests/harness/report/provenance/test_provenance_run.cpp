@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "mpi_test.hpp"
+#include "pio/io/open_file.hpp"
 
 using pio::test::on_root;
 
@@ -95,6 +96,11 @@ TEST_CASE("the results record timestamps, environment, config files and ${VAR}s"
              name.rfind("HWLOC_", 0) == 0));
     CHECK(d.at("romio_hints_text") == "cb_buffer_size 1048576\n");
     CHECK(d.at("batch_job") == nlohmann::json{{"scheduler", "slurm"}, {"id", "4242"}});
+    // The I/O libraries in use: HDF5's version as the library reports it, MPI's first line.
+    const auto &libs = d.at("io_libraries");
+    CHECK(libs == nlohmann::json(pio::io::library_versions()));
+    CHECK(std::regex_match(libs.at("hdf5").get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")));
+    CHECK(libs.at("mpi").get<std::string>().rfind("MPICH Version:", 0) == 0);
 
     // Timestamps: ISO 8601 UTC with ms, in the order things ran.
     const auto &blocks = d.at("modules");

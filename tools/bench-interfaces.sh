@@ -1,0 +1,228 @@
+#!/bin/bash
+# pio-bench's I/O interfaces against IOR's own backends (docs/interfaces.md; a benchmark, not a test).
+#
+# For each interface X in mpiio posix hdf5, transfer size B in 64K 1M, on each DIR, at RANKS ranks,
+# the same bytes two ways, interleaved over ROUNDS rounds with the order alternating (pio first in
+# odd rounds, IOR first in even ones):
+#   pio  pio-harness, simple_strided with strip = buffer = B (offset (unit * ranks + rank) * B),
+#        WorkUnits S, TimingScope phase, FileView off, `Interface X` (mpiio: the default, no line),
+#        a write block then a read block of the file the write left
+#   ior  `ior -a POSIX|MPIIO|HDF5 -b B -t B -s S -g -w -r` (HDF5: and --hdf5.noFill) on the
+#        same directory: the same offsets ((segment * ranks + rank) * B), IOR reading back what
+#        it wrote
+# S = PER_RANK / B. Transfer time only (no open/close): pio's aggregate time of the phase; IOR's
+# wrRdTime (max-over-ranks end minus min-over-ranks start of the transfer loop, -g puts barriers
+# around it), taken from its JSON summary as transfers / iops, which carries more digits.
+# Per cell: both sides' median bandwidth (min..max over rounds) and the median of the per-round
+# pio/IOR ratios of transfer time with their spread (min..max). Target: 0.95..1.05.
+# Known difference: IOR's HDF5 backend makes one dataset per segment (S H5Dcreate / H5Dopen
+# inside its timed loop), pio one dataset per file (made before the timed phase): see
+# docs/interfaces.md, "hdf5".
+#
+# The IOR peer is built outside the repository (hpc/ior 4.0.0, commit 967a9f65; Debian's
+# libhdf5-mpich-dev for HDF5):
+#   git --git-dir=<mirror of github.com/hpc/ior> archive 4.0.0 | tar -x -C /work/peers/ior-src
+#   cd /work/peers/ior-src && ./bootstrap
+#   ./configure --prefix=/work/peers/ior --with-mpiio --with-hdf5 CC=mpicc \
+#     CFLAGS="-O2 -I/usr/include/hdf5/mpich" LDFLAGS="-L/usr/lib/x86_64-linux-gnu/hdf5/mpich"
+#   make && make install
+#
+# Usage: tools/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
+# Env:   IOR=/work/peers/ior/bin/ior  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
+#        INTERFACES="mpiio posix hdf5"  TIMEOUT=300 (seconds per mpiexec)
+#        RAW=file (keep every measurement as JSON lines)
+# An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
+# the Interface directive) is reported once and its pio column left empty; IOR still runs.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+shift || true
+DIRS=("$@")
+[ ${#DIRS[@]} -gt 0 ] || DIRS=(/dev/shm /var/tmp)
+ROUNDS=${ROUNDS:-5}
+RANKS=${RANKS:-2}
+SIZES=${SIZES:-"64K 1M"}
+PER_RANK=${PER_RANK:-64M}
+INTERFACES=${INTERFACES:-"mpiio posix hdf5"}
+TIMEOUT=${TIMEOUT:-300}
+IOR=${IOR:-/work/peers/ior/bin/ior}
+HARNESS=$BUILD/harness/pio-harness
+PY=/usr/bin/python3
+CORES=$(nproc)
+export HWLOC_COMPONENTS=-pci
+
+for exe in "$HARNESS" "$IOR"; do
+  [ -x "$exe" ] || { echo "bench-interfaces: $exe not found or not executable (build it first; IOR: see this script's header)" >&2; exit 2; }
+done
+bytes_of() { # 64K, 1M, 256M, 1G -> bytes
+  $PY -c 'import sys; s=sys.argv[1].upper(); m={"K":1<<10,"M":1<<20,"G":1<<30}
+print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))' "$1"
+}
+ior_api() { # interface -> IOR's -a
+  case $1 in mpiio) echo MPIIO ;; posix) echo POSIX ;; hdf5) echo HDF5 ;;
+  *) echo "bench-interfaces: unknown interface '$1' (mpiio, posix, hdf5)" >&2; exit 2 ;; esac
+}
+WORK=$(mktemp -d)
+RAW=${RAW:-$WORK/raw.jsonl}
+: > "$RAW"
+cleanup() {
+  rm -rf "$WORK"
+  for d in "${DIRS[@]}"; do rm -f "$d"/pio-bench-interfaces.*; done
+}
+trap cleanup EXIT
+
+# mpiexec under a timeout; with more ranks than cores every sync costs a scheduler quantum
+# unless waiting ranks yield at once.
+run_mpi() { # ranks command...
+  local n=$1
+  shift
+  local env=()
+  [ "$n" -gt "$CORES" ] && env=(MPIR_CVAR_POLLS_BEFORE_YIELD=1)
+  if ! env "${env[@]}" timeout -k 10 "$TIMEOUT" mpiexec -n "$n" "$@"; then
+    echo "bench-interfaces: failed or timed out after ${TIMEOUT}s: mpiexec -n $n $*" >&2
+    exit 1
+  fi
+}
+
+pio_conf() { # interface size units file -> the config on stdout
+  local iface=$1 size=$2 units=$3 file=$4 line=""
+  [ "$iface" = mpiio ] || line="  Interface $iface"
+  cat <<CONF
+TestFile $file
+FileView off
+<ap_module>
+  ModuleName simple_strided
+  Mode write
+$line
+  TimingScope phase
+  BufferSizes $size
+  WorkUnits $units
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  Mode read
+$line
+  TimingScope phase
+  BufferSizes $size
+  WorkUnits $units
+</ap_module>
+CONF
+}
+
+pio_run() { # where ranks interface size round file units
+  local where=$1 n=$2 iface=$3 size=$4 round=$5 file=$6 units=$7
+  pio_conf "$iface" "$size" "$units" "$file" > "$WORK/c.conf"
+  rm -f "$WORK/r.json" "$file"
+  run_mpi "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" --quiet >/dev/null
+  $PY - "$WORK/r.json" "$where" "$n" "$iface" "$size" "$round" >> "$RAW" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+where, n, iface, size, rnd = sys.argv[2:7]
+for m in d["modules"]:
+    t = m["tests"][0]
+    if t.get("error"):
+        sys.exit("bench-interfaces: pio-harness: %s" % t["error"])
+    mode = "write" if t["params"]["mode"] == "write" else "read"
+    for r in t["reps"]:
+        print(json.dumps({"where": where, "ranks": int(n), "iface": iface, "size": size,
+                          "side": "pio", "round": int(rnd), "mode": mode,
+                          "transfer_s": r["aggregate_time_s"], "bytes": r["bytes"]}))
+PYEOF
+}
+
+ior_run() { # where ranks interface size round file units
+  local where=$1 n=$2 iface=$3 size=$4 round=$5 file=$6 units=$7
+  local own=()
+  [ "$iface" = hdf5 ] && own=(--hdf5.noFill) # as pio's dataset: space allocated, never filled
+  rm -f "$file" "$WORK/ior.json"
+  run_mpi "$n" "$IOR" -a "$(ior_api "$iface")" -b "$size" -t "$size" -s "$units" -g -w -r -i 1 \
+    "${own[@]}" -o "$file" -O summaryFormat=JSON -O "summaryFile=$WORK/ior.json" >/dev/null
+  $PY - "$WORK/ior.json" "$where" "$n" "$iface" "$size" "$round" "$(bytes_of "$size")" "$units" \
+    >> "$RAW" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+where, n, iface, size, rnd, b, units = sys.argv[2:9]
+transfers = int(units) * int(n)
+for r in d["tests"][0]["Results"]:
+    # wrRdTime has 4 decimals; iops = transfers / wrRdTime carries more.
+    print(json.dumps({"where": where, "ranks": int(n), "iface": iface, "size": size,
+                      "side": "ior", "round": int(rnd), "mode": r["access"],
+                      "transfer_s": transfers / r["iops"], "bytes": transfers * int(b)}))
+PYEOF
+}
+
+per_rank=$(bytes_of "$PER_RANK")
+# Which interfaces pio-harness can run: --check of each config (no I/O).
+PIO_IFACES=""
+for iface in $INTERFACES; do
+  ior_api "$iface" >/dev/null
+  pio_conf "$iface" 64K 1 "${DIRS[0]}/pio-bench-interfaces.check" > "$WORK/check.conf"
+  if out=$(timeout -k 10 "$TIMEOUT" mpiexec -n 1 "$HARNESS" -c "$WORK/check.conf" -M "$BUILD/modules" \
+    --check 2>&1); then
+    PIO_IFACES="$PIO_IFACES $iface"
+  else
+    echo "bench-interfaces: pio-harness cannot run Interface $iface (its pio column stays empty):" >&2
+    echo "$out" | grep -m3 . | sed 's/^/  /' >&2
+  fi
+done
+
+start=$(date +%s)
+echo "bench-interfaces: ROUNDS=$ROUNDS RANKS=$RANKS SIZES=\"$SIZES\" PER_RANK=$PER_RANK" \
+  "INTERFACES=\"$INTERFACES\" dirs: ${DIRS[*]} IOR=$IOR"
+echo "load before: $(uptime | sed 's/.*load average: //')"
+for round in $(seq "$ROUNDS"); do
+  for where in "${DIRS[@]}"; do
+    for n in $RANKS; do
+      for iface in $INTERFACES; do
+        for size in $SIZES; do
+          file=$where/pio-bench-interfaces.$iface
+          units=$((per_rank / $(bytes_of "$size")))
+          pio=false
+          case " $PIO_IFACES " in *" $iface "*) pio=true ;; esac
+          if [ $((round % 2)) -eq 1 ]; then
+            $pio && pio_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
+            ior_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
+          else
+            ior_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
+            $pio && pio_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
+          fi
+          rm -f "$file"
+        done
+      done
+    done
+  done
+done
+echo "load after:  $(uptime | sed 's/.*load average: //')   ($(($(date +%s) - start)) s)"
+echo
+
+$PY - "$RAW" <<'PYEOF'
+import collections, json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+MiB = 1 << 20
+# side -> cell -> round -> transfer time
+t = collections.defaultdict(lambda: collections.defaultdict(dict))
+size_of = {}
+for r in rows:
+    cell = (r["where"], r["iface"], r["mode"], r["ranks"], r["size"])
+    t[r["side"]][cell][r["round"]] = r["transfer_s"]
+    size_of[(r["side"], cell)] = r["bytes"]
+def bw(side, cell):
+    v = [size_of[(side, cell)] / MiB / s for s in t[side][cell].values()]
+    return "%.0f (%.0f..%.0f)" % (statistics.median(v), min(v), max(v)) if v else "-"
+cells = sorted({c for s in t for c in t[s]},
+               key=lambda c: (c[0], ["mpiio", "posix", "hdf5"].index(c[1]), c[2] != "write", c[3],
+                              c[4][-1], int(c[4][:-1])))
+print("Transfer time pio/IOR per round: median (min..max) over rounds; target 0.95..1.05")
+print("Bandwidth MiB/s of the transfer time: median (min..max) over rounds")
+print("%-10s %-6s %-5s %2s %4s  %-20s %-22s %-22s" % ("where", "iface", "mode", "np", "size",
+                                                     "pio/IOR time", "pio MiB/s", "IOR MiB/s"))
+for c in cells:
+    p, i = t["pio"].get(c, {}), t["ior"].get(c, {})
+    rr = [p[k] / i[k] for k in p if k in i]
+    ratio = "%.3f (%.2f..%.2f)" % (statistics.median(rr), min(rr), max(rr)) if rr else "-"
+    pb = bw("pio", c) if p else "-"
+    ib = bw("ior", c) if i else "-"
+    print("%-10s %-6s %-5s %2d %4s  %-20s %-22s %-22s" % (c[0][-10:], c[1], c[2], c[3], c[4],
+                                                         ratio, pb, ib))
+PYEOF
+echo "load at end: $(uptime | sed 's/.*load average: //')"
