@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpi_test.hpp"
+#include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
 
 namespace {
@@ -48,6 +49,8 @@ TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
   test.rank = rank;
   test.size = size;
   test.file = file.get();
+  pio::io::MpiIo io(file.get());
+  test.io = &io;
   module.describe_test(test); // writes the stamped data every rank will read
 
   // Corrupt the last rank's second unit, 5 bytes in, from rank 0.
