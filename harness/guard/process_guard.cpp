@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -76,13 +77,15 @@ const char *death_of(int sig) noexcept {
   return "died of a signal";
 }
 
-/// "pio-harness: error: rank R <what> in <module, test>, step <method><tail>" on stderr.
+/// "pio-harness: error: rank R <what> in <module, test>, step <method> on host H<tail>" on stderr.
 void say_position(const char *what, const char *tail) noexcept {
   char where[512];
   describe_position(where, sizeof where);
   Line line;
+  struct utsname host; // uname is async-signal-safe; gethostname is not listed as such
+  const bool named = ::uname(&host) == 0;
   line << "pio-harness: error: rank " << (position_rank() < 0 ? 0 : position_rank()) << " " << what
-       << " in " << where << tail;
+       << " in " << where << (named ? " on host " : "") << (named ? host.nodename : "") << tail;
   line.write();
 }
 

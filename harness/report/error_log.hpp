@@ -17,15 +17,20 @@ public:
                      const TestResult &test) override {
     if (test.error)
       *err_ << "pio-harness: error: module " << block.module << " (" << block.config_location
-            << "), rank " << test.error->rank << ": " << test.error->message << "\n";
+            << "), " << where(*test.error) << ": " << test.error->message << "\n";
   }
   void block_finished(const RunResult &, const ModuleResult &block) override {
     if (block.error)
       *err_ << "pio-harness: error: module " << block.module << " (" << block.config_location
-            << "), rank " << block.error->rank << ": " << block.error->message << "\n";
+            << "), " << where(*block.error) << ": " << block.error->message << "\n";
   }
 
 private:
+  /// "rank 3 on node7" (the host when known).
+  static std::string where(const ErrorRecord &e) {
+    return "rank " + std::to_string(e.rank) + (e.host.empty() ? "" : " on " + e.host);
+  }
+
   std::ostream *err_;
 };
 

@@ -33,7 +33,7 @@ nlohmann::json optional_json(const std::optional<OpTimes> &t) {
 nlohmann::json to_json(const std::optional<ErrorRecord> &e) {
   if (!e)
     return nullptr;
-  return {{"rank", e->rank}, {"message", e->message}};
+  return {{"rank", e->rank}, {"host", e->host}, {"message", e->message}};
 }
 
 nlohmann::json to_json(const PhaseResult &p) {
@@ -202,8 +202,15 @@ nlohmann::json to_json(const ModuleResult &m) {
 
 nlohmann::json to_json(const RunResult &run) {
   nlohmann::json hosts = nlohmann::json::array(), modules = nlohmann::json::array();
-  for (const auto &[host, ranks] : run.hosts)
-    hosts.push_back({{"host", host}, {"ranks", ranks}});
+  for (const auto &h : run.hosts)
+    hosts.push_back({{"host", h.name},
+                     {"ranks", h.ranks.size()},
+                     {"rank_list", h.ranks},
+                     {"memory_bytes", h.memory_bytes},
+                     {"cpus", h.cpus},
+                     {"cpu_model", h.cpu_model},
+                     {"kernel", h.kernel},
+                     {"os", h.os}});
   for (const auto &m : run.modules)
     modules.push_back(to_json(m));
   return {{"schema_version", run.schema_version},
@@ -218,6 +225,8 @@ nlohmann::json to_json(const RunResult &run) {
           {"processes", run.processes},
           {"hosts", hosts},
           {"test_file", run.test_file},
+          {"test_path", run.test_path},
+          {"working_directory", run.working_directory},
           {"file_system", run.file_system},
           {"config_path", run.config_path},
           {"config_text", run.config_text},
@@ -227,7 +236,11 @@ nlohmann::json to_json(const RunResult &run) {
           {"romio_hints_text", run.romio_hints_text ? nlohmann::json(*run.romio_hints_text)
                                                     : nlohmann::json(nullptr)},
           {"batch_job", run.batch_job ? nlohmann::json{{"scheduler", run.batch_job->scheduler},
-                                                        {"id", run.batch_job->id}}
+                                                        {"id", run.batch_job->id},
+                                                        {"nodes", run.batch_job->nodes},
+                                                        {"node_count", run.batch_job->node_count},
+                                                        {"tasks", run.batch_job->tasks},
+                                                        {"partition", run.batch_job->partition}}
                                       : nlohmann::json(nullptr)},
           {"status", run.status},
           {"exit_code", run.exit_code},

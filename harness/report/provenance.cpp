@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "pio/io/open_file.hpp"
@@ -61,6 +62,7 @@ void fill_environment(RunResult &run, char **env) {
   run.romio_hints_text.reset();
   run.batch_job.reset();
   std::string slurm, pbs;
+  std::map<std::string, std::string> job; // the batch system's allocation variables
   for (char **e = env ? env : environ; e && *e; ++e) {
     const std::string entry(*e);
     const auto eq = entry.find('=');
@@ -73,13 +75,35 @@ void fill_environment(RunResult &run, char **env) {
       slurm = value;
     else if (name == "PBS_JOBID")
       pbs = value;
+    if (name.compare(0, 6, "SLURM_") == 0 || name.compare(0, 4, "PBS_") == 0)
+      job[name] = value;
   }
+  const auto text = [&](const char *a, const char *b) {
+    auto it = job.find(a);
+    if (it == job.end())
+      it = job.find(b);
+    return it == job.end() ? std::string() : it->second;
+  };
+  const auto count = [&](const char *a, const char *b) {
+    const std::string t = text(a, b);
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos ? std::stoi(t) : 0;
+  };
   if (const auto it = run.environment.find("ROMIO_HINTS"); it != run.environment.end())
     run.romio_hints_text = small_file_text(it->second);
   if (!slurm.empty())
-    run.batch_job = BatchJob{"slurm", slurm};
+    run.batch_job = BatchJob{"slurm",
+                             slurm,
+                             text("SLURM_JOB_NODELIST", "SLURM_NODELIST"),
+                             count("SLURM_JOB_NUM_NODES", "SLURM_NNODES"),
+                             count("SLURM_NTASKS", "SLURM_NPROCS"),
+                             text("SLURM_JOB_PARTITION", "SLURM_JOB_PARTITION")};
   else if (!pbs.empty())
-    run.batch_job = BatchJob{"pbs", pbs};
+    run.batch_job = BatchJob{"pbs",
+                             pbs,
+                             "",
+                             count("PBS_NUM_NODES", "PBS_NUM_NODES"),
+                             count("PBS_NP", "PBS_NP"),
+                             text("PBS_QUEUE", "PBS_QUEUE")};
 }
 
 void fill_io_libraries(RunResult &run) { run.io_libraries = io::library_versions(); }

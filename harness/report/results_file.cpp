@@ -15,6 +15,7 @@
 #include "pio/error.hpp"
 #include "pio/version.hpp"
 #include "guard/created_paths.hpp"
+#include "report/host_survey.hpp"
 #include "report/provenance.hpp"
 
 namespace pio::harness {
@@ -40,22 +41,28 @@ std::string file_system_type(const std::string &path) {
   return buf;
 }
 
+namespace {
+/// path made absolute against the working directory (lexically; path need not exist).
+std::string absolute_path(const std::string &path) {
+  if (!path.empty() && path[0] == '/')
+    return path;
+  std::vector<char> cwd(4096);
+  if (!::getcwd(cwd.data(), cwd.size()))
+    return path;
+  const std::string dir(cwd.data());
+  return path == "." ? dir : dir + "/" + path;
+}
+} // namespace
+
 void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
                      const std::string &test_file, RunResult &run) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  char host[MPI_MAX_PROCESSOR_NAME] = {0};
-  int len = 0;
-  MPI_Get_processor_name(host, &len);
-  std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-             0, comm);
+  std::vector<HostInfo> hosts = survey_hosts(comm);
   if (rank != 0)
     return;
-  std::map<std::string, int> hosts;
-  for (int r = 0; r < size; ++r)
-    ++hosts[std::string(all.data() + static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME)];
+  int len = 0;
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
   MPI_Get_library_version(lib, &len);
   std::string lib_text(lib);
@@ -74,8 +81,10 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   run.mpi_library = lib_text;
   run.mpi_standard = std::to_string(major) + "." + std::to_string(minor);
   run.processes = size;
-  run.hosts.assign(hosts.begin(), hosts.end());
+  run.hosts = std::move(hosts);
   run.test_file = test_file;
+  run.test_path = absolute_path(test_file);
+  run.working_directory = absolute_path(".");
   run.file_system = file_system_type(test_file);
   fill_environment(run); // rank 0's: MPI-IO variables, ROMIO_HINTS' file, the batch job
   fill_io_libraries(run);

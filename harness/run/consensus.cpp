@@ -3,8 +3,8 @@
 #include <exception>
 #include <vector>
 
-#include "pio/error.hpp"
 #include "guard/position.hpp"
+#include "pio/error.hpp"
 
 namespace pio::harness {
 
@@ -17,13 +17,23 @@ std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error) {
   MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == size)
     return std::nullopt;
-  int len = rank == first ? static_cast<int>(local_error.size()) : 0;
+  // The failing rank sends its host, a NUL, then its message.
+  std::string mine_text;
+  if (rank == first) {
+    char host[MPI_MAX_PROCESSOR_NAME] = {0};
+    int host_len = 0;
+    MPI_Get_processor_name(host, &host_len);
+    mine_text = std::string(host, static_cast<size_t>(host_len)) + '\0' + local_error;
+  }
+  int len = static_cast<int>(mine_text.size());
   MPI_Bcast(&len, 1, MPI_INT, first, comm);
   std::vector<char> text(static_cast<size_t>(len));
   if (rank == first)
-    text.assign(local_error.begin(), local_error.end());
+    text.assign(mine_text.begin(), mine_text.end());
   MPI_Bcast(text.data(), len, MPI_CHAR, first, comm);
-  return Failure{first, std::string(text.begin(), text.end())};
+  const std::string all(text.begin(), text.end());
+  const auto nul = all.find('\0');
+  return Failure{first, all.substr(nul + 1), all.substr(0, nul)};
 }
 
 std::string describe_current_exception(const std::string &step) {

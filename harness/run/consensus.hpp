@@ -13,6 +13,7 @@ namespace pio::harness {
 struct Failure {
   int rank = 0;        ///< rank (in the agreeing communicator) whose message this is
   std::string message; ///< what failed, where, and how to fix it
+  std::string host;    ///< the node of that rank (MPI_Get_processor_name)
 };
 
 /// Collective over comm: every rank passes its local error ("" = none). Returns, on every rank,

@@ -65,7 +65,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   auto fail_module = [&](const Failure &f) {
     rs.any_failure = true;
     if (ranks.rank == 0)
-      record().error = ErrorRecord{f.rank, f.message};
+      record().error = ErrorRecord{f.rank, f.message, f.host};
   };
   auto finish = [&] {
     if (ranks.rank == 0) {
@@ -104,7 +104,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
     if (ranks.rank == 0) {
       tr.finished = utc_timestamp();
       if (failure)
-        tr.error = ErrorRecord{failure->rank, failure->message};
+        tr.error = ErrorRecord{failure->rank, failure->message, failure->host};
       tr.summary = summarize_reps(tr.reps);
       record().tests.push_back(std::move(tr));
       rs.report([&](Reporter &r) { r.test_finished(rs.result, record(), record().tests.back()); });
@@ -121,7 +121,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
     const std::string err =
         capture("figure", [&] { record().figure = inst.module->figure(record()); });
     if (!err.empty())
-      fail_module(Failure{0, err});
+      fail_module(Failure{0, err, {}});
   }
   finish();
   return true;

@@ -4,12 +4,12 @@
 
 #include <chrono>
 
-#include "run/measure.hpp"
+#include "guard/position.hpp"
 #include "pio/io/open_file.hpp"
 #include "pio/mpi_handles.hpp"
 #include "run/idle_wait.hpp"
+#include "run/measure.hpp"
 #include "run/rank_groups.hpp"
-#include "guard/position.hpp"
 
 namespace pio::harness {
 
@@ -60,8 +60,9 @@ std::string check_test(const BlockRanks &ranks, const TestSpec &spec) {
 
 /// The repetitions of one test on the ranks taking part.
 std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModuleBlock &block, const TestSpec &spec, int index,
-                                const GroupComms &c, TestResult &result) {
+                                const ModuleContext &mctx, const ModuleBlock &block,
+                                const TestSpec &spec, int index, const GroupComms &c,
+                                TestResult &result) {
   int trank = 0;
   MPI_Comm_rank(c.all, &trank);
   int grank = 0, gsize = 1;
@@ -191,8 +192,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
 } // namespace
 
 std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModulePlan &plan, const TestSpec &spec, int index,
-                                TestResult &result) {
+                                const ModuleContext &mctx, const ModulePlan &plan,
+                                const TestSpec &spec, int index, TestResult &result) {
   result.index = index;
   result.label = spec.label;
   result.buffer_size = spec.buffer_size;
@@ -206,7 +207,8 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   result.stone_wall_s = plan.block->stone_wall;
   const std::string problem = check_test(ranks, spec);
   if (!problem.empty())
-    return Failure{0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem};
+    return Failure{
+        0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem, {}};
   GroupComms c = make_group_comms(ranks.comm, spec.groups);
   result.procs = c.procs;
   result.groups = c.groups;
@@ -226,8 +228,17 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   int first = failed_rank;
   MPI_Allreduce(&failed_rank, &first, 1, MPI_INT, MPI_MIN, ranks.comm);
   auto agreed = agree(ranks.comm, local ? local->message : "");
-  if (agreed && first < ranks.size)
+  if (agreed && first < ranks.size) {
     agreed->rank = first; // the rank that failed, not the lowest rank of the test
+    // and its host, which every rank of the test knows from the test's own agreement
+    int len = static_cast<int>(local ? local->host.size() : 0);
+    MPI_Bcast(&len, 1, MPI_INT, first, ranks.comm);
+    std::string host(static_cast<size_t>(len), '\0');
+    if (local)
+      host = local->host;
+    MPI_Bcast(host.data(), len, MPI_CHAR, first, ranks.comm);
+    agreed->host = host;
+  }
   return agreed;
 }
 

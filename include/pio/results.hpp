@@ -71,6 +71,7 @@ struct Repetition {
 struct ErrorRecord {
   int rank = 0;        ///< the lowest failing rank
   std::string message; ///< what, where and how to fix it
+  std::string host;    ///< the node that rank ran on (MPI_Get_processor_name)
 };
 
 /// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
@@ -191,6 +192,21 @@ struct ConfigVariable {
 struct BatchJob {
   std::string scheduler; ///< "slurm" or "pbs"
   std::string id;        ///< the job id
+  std::string nodes;     ///< its node list as the scheduler writes it (SLURM_JOB_NODELIST)
+  int node_count = 0;    ///< nodes allocated (SLURM_JOB_NUM_NODES, PBS_NUM_NODES; 0 = unknown)
+  int tasks = 0;         ///< tasks allocated (SLURM_NTASKS, PBS_NP; 0 = unknown)
+  std::string partition; ///< partition or queue (SLURM_JOB_PARTITION, PBS_QUEUE)
+};
+
+/// One node of the run (MPI's shared-memory domain) and what it has, read on the node itself.
+struct HostInfo {
+  std::string name;              ///< MPI_Get_processor_name
+  std::vector<int> ranks;        ///< the ranks placed on it (of the run's communicator)
+  std::int64_t memory_bytes = 0; ///< physical memory (sysconf _SC_PHYS_PAGES x page size)
+  int cpus = 0;                  ///< CPUs online
+  std::string cpu_model;         ///< /proc/cpuinfo's model name
+  std::string kernel;            ///< uname: system, release, machine
+  std::string os;                ///< /etc/os-release's PRETTY_NAME
 };
 
 /// A whole run: provenance and every block.
@@ -205,8 +221,10 @@ struct RunResult {
   /// 4.0.2"}: io::library_versions()).
   std::map<std::string, std::string> io_libraries;
   int processes = 0;
-  std::vector<std::pair<std::string, int>> hosts; ///< host name, ranks on it
+  std::vector<HostInfo> hosts; ///< every node with its ranks, by lowest rank
   std::string test_file, file_system;
+  std::string test_path;         ///< TestFile as an absolute path
+  std::string working_directory; ///< rank 0's working directory
   std::string config_path, config_text;
   std::vector<ConfigFile> config_files;         ///< every file read, the main config first
   std::vector<ConfigVariable> config_variables; ///< every ${VAR} expanded, in reading order

@@ -148,6 +148,10 @@ TEST_CASE("the environment recorded is what affects MPI-IO, and the batch job", 
                                    "MPICHNOT=1",
                                    "PBS_JOBID=77.server",
                                    "SLURM_JOB_ID=99",
+                                   "SLURM_JOB_NODELIST=nid[001-004]",
+                                   "SLURM_JOB_NUM_NODES=4",
+                                   "SLURM_NTASKS=512",
+                                   "SLURM_JOB_PARTITION=batch",
                                    "NOEQUALS",
                                    hints};
   std::vector<char *> env;
@@ -165,14 +169,22 @@ TEST_CASE("the environment recorded is what affects MPI-IO, and the batch job", 
   REQUIRE(run.batch_job);
   CHECK(run.batch_job->scheduler == "slurm"); // Slurm's id wins when both are set
   CHECK(run.batch_job->id == "99");
+  CHECK(run.batch_job->nodes == "nid[001-004]"); // the allocation
+  CHECK(run.batch_job->node_count == 4);
+  CHECK(run.batch_job->tasks == 512);
+  CHECK(run.batch_job->partition == "batch");
 
   // PBS alone; ROMIO_HINTS naming a directory or nothing gives no text.
-  std::vector<std::string> pbs = {"PBS_JOBID=77.server", "ROMIO_HINTS=" + dir.path()};
-  std::vector<char *> env2 = {pbs[0].data(), pbs[1].data(), nullptr};
+  std::vector<std::string> pbs = {"PBS_JOBID=77.server", "ROMIO_HINTS=" + dir.path(),
+                                  "PBS_NP=x12", "PBS_QUEUE=short"};
+  std::vector<char *> env2 = {pbs[0].data(), pbs[1].data(), pbs[2].data(), pbs[3].data(),
+                              nullptr};
   pio::harness::fill_environment(run, env2.data());
   REQUIRE(run.batch_job);
   CHECK(run.batch_job->scheduler == "pbs");
   CHECK(run.batch_job->id == "77.server");
+  CHECK(run.batch_job->tasks == 0); // not a count: unknown, never a guess
+  CHECK(run.batch_job->partition == "short");
   CHECK(!run.romio_hints_text);
   std::vector<char *> none = {nullptr};
   pio::harness::fill_environment(run, none.data());

@@ -1,0 +1,63 @@
+"""Emulated hosts for the multihost tests: network + UTS namespaces on this machine
+(emulated_hosts.sh), the harness started into them by hydra's launcher hook. run.sh decides
+whether they can exist here (root, CAP_NET_ADMIN) and makes ctest report a skip otherwise."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+HOSTS_SCRIPT = HERE / "emulated_hosts.sh"
+HOSTS = 2
+RANKS_PER_HOST = 2
+
+
+@pytest.fixture(scope="session")
+def hosts():
+    subprocess.run([str(HOSTS_SCRIPT), "up", str(HOSTS)], check=True)
+    try:
+        yield [f"pio-mh{i}" for i in range(1, HOSTS + 1)]
+    finally:
+        subprocess.run([str(HOSTS_SCRIPT), "down", str(HOSTS)], check=False)
+
+
+class Run:
+    """One harness run across the emulated hosts: exit code, console, results document."""
+
+    def __init__(self, rc, output, results):
+        self.rc, self.output, self.results = rc, output, results
+
+    def host_of(self, rank):
+        for h in self.results["hosts"]:
+            if rank in h["rank_list"]:
+                return h["host"]
+        raise KeyError(rank)
+
+
+@pytest.fixture
+def harness(hosts, tmp_path):
+    """run(conf_text, timeout=120): pio-harness at HOSTS x RANKS_PER_HOST ranks."""
+
+    def run(conf_text, timeout=120, extra_modules=()):
+        conf = tmp_path / "run.conf"
+        results = tmp_path / "results.json"
+        conf.write_text(f"ResultsFile {results}\nTestFile {tmp_path}/mh.testfile\n" + conf_text)
+        hosts_arg = subprocess.run([str(HOSTS_SCRIPT), "hosts", str(HOSTS), str(RANKS_PER_HOST)],
+                                   check=True, capture_output=True, text=True).stdout.strip()
+        module_dirs = [os.environ["PIO_MODULE_DIR"], *extra_modules]
+        cmd = ["timeout", "-k", "5", str(timeout), "mpiexec", "-iface", "pio-mhbr",
+               "-launcher", "ssh", "-launcher-exec", str(HOSTS_SCRIPT), "-hosts", hosts_arg,
+               "-n", str(HOSTS * RANKS_PER_HOST),
+               "-genv", "MPIR_CVAR_POLLS_BEFORE_YIELD", "1", "-genv", "HWLOC_COMPONENTS", "-pci",
+               os.environ["PIO_HARNESS"]]
+        for d in module_dirs:
+            cmd += ["-M", d]
+        cmd += ["-c", str(conf)]
+        p = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+        assert p.returncode != 124, f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
+        doc = json.loads(results.read_text()) if results.exists() else None
+        return Run(p.returncode, p.stdout + p.stderr, doc)
+
+    return run
