@@ -112,6 +112,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
       if ((failure = agree(c.all, err)))
         break;
+      if (owns_path) // the record names the file now (its device and inode)
+        rs.files->stamp(path, true);
       tc.file = file->mpi_file();
       tc.io = &file->io();
       if (rep == 0) {
@@ -159,6 +161,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       std::string err = capture(where + ": close", [&] { file->close(); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
+      if (owns_path && err.empty()) // at rest: its size and modification time as left
+        rs.files->stamp(path, false);
       if ((failure = agree(c.all, err)))
         break;
     }
@@ -184,6 +188,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     else
       rs.files->release(path);
   }
+  rs.files->stamp_all(); // the files modules claimed, as this test left them
   MPI_Barrier(c.all);
   return failure;
 }

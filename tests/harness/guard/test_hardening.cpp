@@ -6,11 +6,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
+#include <thread>
 
-#include "mpi_test.hpp"
+#include "guard/owned_files.hpp"
 #include "guard/owner_record.hpp"
+#include "mpi_test.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;
@@ -39,14 +48,34 @@ std::vector<std::string> names_with(const std::string &dir, const std::string &p
   }
   return out;
 }
-/// A leftover: the file and an owner record naming `host` and `pid` (collective).
-void leftover(const std::string &path, const std::string &host, long pid) {
+long long now_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+/// The line a run stamps into its owner record after closing path: device, inode, size, mtime.
+std::string stamp_line(const std::string &path) {
+  struct stat st {};
+  ::lstat(path.c_str(), &st);
+  return "file closed " + std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) + " " +
+         std::to_string(st.st_size) + " " +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                        st.st_mtim.tv_nsec) +
+         "\n";
+}
+/// A leftover: the file and an owner record naming `host`, `pid` and its start (collective);
+/// stamped as a run leaves it after closing the file, unless `stamped` is false (a run that
+/// died between writing its record and making the file).
+void leftover(const std::string &path, const std::string &host, long pid, bool stamped = true,
+              long long start = 1) {
   pio::test::write_text(path, "left by a dead run"); // collective
   const auto &me = pio::harness::my_owner_record();
   pio::test::write_text(pio::harness::owner_record_path(path),
                         "pio-bench owner record v1\nrun dead-run\nhost " + host + "\npid " +
-                            std::to_string(pid) + "\nboot " + me.boot_id +
-                            "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\n");
+                            std::to_string(pid) + "\nboot " + me.boot_id + "\nstart " +
+                            std::to_string(start) + "\nstarted_at 2020-01-01T00:00:00Z\ncreated " +
+                            std::to_string(now_ns() - 10000000000LL) + "\n" +
+                            (stamped ? stamp_line(path) : ""));
 }
 /// A pid no process can have: above the kernel's pid_max.
 long dead_pid() {
@@ -146,9 +175,21 @@ TEST_CASE("leftovers of a dead pio-bench run are recognised; unmarked files neve
   pio::test::TempDir dir;
   const std::string data = dir.file("left.dat");
   const auto &me = pio::harness::my_owner_record();
-  SECTION("owner provably gone on this host: removed automatically") {
+  SECTION("owner provably gone on this host: removed automatically, with ROMIO's files") {
     leftover(data, me.host, dead_pid());
+    // ROMIO's shared-file-pointer file of that run; one older than its record; another file's.
+    pio::test::write_text(dir.file(".left.dat.shfp.4711"), "shared pointer");
+    pio::test::write_text(dir.file(".left.dat.shfp.9"), "older than the run");
+    pio::test::write_text(dir.file(".other.dat.shfp.1"), "not next to our file");
+    if (pio::test::rank() == 0) {
+      const timeval old[2] = {{1000000000, 0}, {1000000000, 0}};
+      REQUIRE(::utimes(dir.file(".left.dat.shfp.9").c_str(), old) == 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
     const auto ran = pio::test::run_config(dir, "gone", null_block(data));
+    REQUIRE(all_ranks(!pio::test::exists(dir.file(".left.dat.shfp.4711"))));
+    REQUIRE(all_ranks(text_of(dir.file(".left.dat.shfp.9")) == "older than the run"));
+    REQUIRE(all_ranks(text_of(dir.file(".other.dat.shfp.1")) == "not next to our file"));
     REQUIRE(all_ranks(ran.exit_code == 0));
     REQUIRE(on_root([&] {
       return ran.err.find("removed " + data + ", left behind by pio-bench run dead-run") !=
@@ -187,6 +228,42 @@ TEST_CASE("leftovers of a dead pio-bench run are recognised; unmarked files neve
     const auto ran = pio::test::run_config_with(dir, "foreign", null_block(data), opt);
     REQUIRE(all_ranks(ran.exit_code == 2));
     REQUIRE(all_ranks(text_of(data) == "user data"));
+  }
+  SECTION("owner killed a moment ago and not yet reaped (a zombie): gone, an immediate rerun "
+          "goes on") {
+    pid_t child = 0;
+    long long start = 0;
+    if (pio::test::rank() == 0) {
+      child = ::fork();
+      if (child == 0)
+        for (;;)
+          ::pause();
+      std::ifstream f("/proc/" + std::to_string(child) + "/stat");
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      std::istringstream rest(text.substr(text.rfind(')') + 1));
+      std::string field;
+      for (int i = 3; i <= 22; ++i)
+        rest >> field;
+      start = std::stoll(field);
+      ::kill(child, SIGKILL);
+      for (int i = 0; i < 500; ++i) { // until the kernel shows it dead, never reaping it
+        std::ifstream st("/proc/" + std::to_string(child) + "/stat");
+        std::string all((std::istreambuf_iterator<char>(st)), std::istreambuf_iterator<char>());
+        if (all.find(") Z ") != std::string::npos)
+          break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    MPI_Bcast(&child, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&start, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    leftover(data, me.host, child, true, start);
+    const auto ran = pio::test::run_config(dir, "zombie", null_block(data));
+    if (pio::test::rank() == 0)
+      ::waitpid(child, nullptr, 0);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(
+        on_root([&] { return ran.err.find("which is no longer running") != std::string::npos; }));
+    REQUIRE(all_ranks(!pio::test::exists(data)));
   }
   SECTION("a kept file loses its owner record: it is the user's now") {
     const auto ran = pio::test::run_config(dir, "kept", null_block(data), true);
