@@ -4,12 +4,13 @@
 
 #include <chrono>
 
-#include "run/measure.hpp"
+#include "guard/position.hpp"
 #include "pio/io/open_file.hpp"
 #include "pio/mpi_handles.hpp"
 #include "run/idle_wait.hpp"
+#include "run/measure.hpp"
 #include "run/rank_groups.hpp"
-#include "guard/position.hpp"
+#include "run/test_shape.hpp"
 
 namespace pio::harness {
 
@@ -60,8 +61,9 @@ std::string check_test(const BlockRanks &ranks, const TestSpec &spec) {
 
 /// The repetitions of one test on the ranks taking part.
 std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModuleBlock &block, const TestSpec &spec, int index,
-                                const GroupComms &c, TestResult &result) {
+                                const ModuleContext &mctx, const ModuleBlock &block,
+                                const TestSpec &spec, int index, const GroupComms &c,
+                                TestResult &result) {
   int trank = 0;
   MPI_Comm_rank(c.all, &trank);
   int grank = 0, gsize = 1;
@@ -126,8 +128,10 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       }
     }
     heartbeat("describe_test");
-    if ((failure =
-             agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); })))) {
+    failure = agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); }));
+    if (!failure && (failure = disagreement_on_shape(c.all, running)))
+      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
+    if (failure) {
       tc.file = MPI_FILE_NULL;
       tc.io = nullptr;
       file.reset();
@@ -196,8 +200,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
 } // namespace
 
 std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModulePlan &plan, const TestSpec &spec, int index,
-                                TestResult &result) {
+                                const ModuleContext &mctx, const ModulePlan &plan,
+                                const TestSpec &spec, int index, TestResult &result) {
   result.index = index;
   result.label = spec.label;
   result.buffer_size = spec.buffer_size;

@@ -50,6 +50,9 @@ public:
       t.buffer_size = 8;
       t.file = ctx.settings.flag("UseFile") ? pio::FileUse::Shared : pio::FileUse::None;
       t.phases[0].work_units = 3;
+      // A module bug on one rank: it declares another number of work units than the others.
+      if (ctx.settings.integer("UnitsOnFailRank") > 0 && ctx.rank == fail_rank_)
+        t.phases[0].work_units = ctx.settings.integer("UnitsOnFailRank");
       t.file_suffix = suffix_;
       t.keep_file = ctx.settings.flag("KeepFile");
       group_size_ = static_cast<int>(ctx.settings.integer("GroupSize"));
