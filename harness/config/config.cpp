@@ -79,7 +79,7 @@ struct ParseState {
       if (open && d->set_block)
         d->set_block(*open, words, file, line);
       else if (!open && d->set_global)
-        d->set_global(config.global, words);
+        set_global(*d, args, words);
       // Where each setting comes from, for the errors found once the block is whole.
       (open ? open->block.harness_lines : config.global.lines)
           .push_back(DirectiveLine{d->spec.name, args, file, line});
@@ -88,6 +88,24 @@ struct ParseState {
     } catch (const Error &e) {
       fail(e.what(), e.hint());
     }
+  }
+
+  /// A global directive: each may be written once (or again with the same value), except those
+  /// whose lines add up (ModulePath, Hint); otherwise the last would win in silence, as when a
+  /// composed config Includes others that set their own ResultsFile.
+  void set_global(const HarnessDirective &d, const std::vector<std::string> &args,
+                  const std::vector<std::string> &words) {
+    const bool adds_up = d.spec.name == "ModulePath" || d.spec.name == "Hint";
+    auto &lines = config.global.written[d.spec.name];
+    if (!adds_up && !lines.empty() && lines.front().args != args) {
+      const std::string first = lines.front().file + ":" + std::to_string(lines.front().line);
+      fail(d.spec.name + " is set twice: here and at " + first +
+               " (the last one would win in silence)",
+           "keep one " + d.spec.name + " line: remove this one or the one at " + first +
+               "; an Included config's globals count as written in the including one");
+    }
+    d.set_global(config.global, words);
+    lines.push_back(DirectiveLine{d.spec.name, args, file, line});
   }
 
   /// Include <file>: read it here, relative to the including file's directory.

@@ -44,6 +44,10 @@ struct GlobalConfig {
   io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
   /// Every harness directive line written outside blocks, in order (where a setting comes from).
   std::vector<DirectiveLine> lines;
+  /// Every line of each global directive as written (its name as the table spells it -> its
+  /// lines, in order; an Included file keeps its own name): for messages naming file:line, and
+  /// to refuse a global set twice to different values.
+  std::map<std::string, std::vector<DirectiveLine>> written;
 };
 
 /// One <ap_module> ... </ap_module> block.
@@ -84,8 +88,8 @@ struct ModuleBlock {
 
 /// The whole config.
 struct Config {
-  std::string path; ///< main config file
-  std::string text; ///< its text, as read (for the results document)
+  std::string path;                  ///< main config file
+  std::string text;                  ///< its text, as read (for the results document)
   std::vector<ConfigSource> sources; ///< every file read (main first), with its ${VAR}s
   GlobalConfig global;
   std::vector<ModuleBlock> modules; ///< in file order

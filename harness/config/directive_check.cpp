@@ -140,6 +140,9 @@ std::string check_word(const DirectiveSpec &spec, const std::string &w) {
     if (!w.empty() && end && *end == '\0' && errno == ERANGE)
       refuse(spec, "'" + w + "' is out of the range of a floating-point number");
     const double d = parse_or_refuse(spec, [&] { return parse_real(w); });
+    // strtod also reads hexadecimal (0x10 = 16, 0x1p4): a config value is decimal.
+    if (w.find_first_of("xX") != std::string::npos)
+      refuse(spec, "'" + w + "' is not a decimal number");
     if (!std::isfinite(d))
       refuse(spec, "'" + w + "' is not a finite number");
     value = d;

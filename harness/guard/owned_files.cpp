@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <iostream>
 
+#include "guard/created_paths.hpp"
 #include "guard/owner_record.hpp"
 #include "pio/error.hpp"
-#include "guard/created_paths.hpp"
 
 namespace pio::harness {
 
@@ -27,13 +27,42 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                     "not create",
                 "point TestFile at the link's target itself, or at a new file");
   const bool exists = ::lstat(path.c_str(), &st) == 0;
-  if (const auto owner = read_owner_record(path)) {
+  const std::string record = owner_record_path(path);
+  struct stat rst;
+  const bool record_exists = ::lstat(record.c_str(), &rst) == 0;
+  const auto owner = read_owner_record(path);
+  if (record_exists && !owner)
+    throw Error(record +
+                    " exists but is not a pio-bench owner record; pio-harness names the "
+                    "owner record of test file " +
+                    path +
+                    " so and never removes or "
+                    "overwrites a file it did not create",
+                "rename or remove " + record + " if it is not needed, or choose another TestFile");
+  if (!exists && !owner) {
+    const auto slash = path.find_last_of('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    struct stat dst;
+    if (::stat(dir.c_str(), &dst) != 0 || !S_ISDIR(dst.st_mode))
+      throw Error("the directory of test file " + path + " (" + dir + ") does not exist",
+                  "create the directory, or point TestFile at an existing one");
+  }
+  if (owner) {
     const OwnerState state = owner_state(*owner);
     if (state == OwnerState::Alive)
       throw Error("test file " + path + " belongs to " + describe_owner(*owner) +
                       ", which is still running",
                   "wait for that run to end, or choose another TestFile");
     if (state == OwnerState::Gone || clean_stale_) {
+      if (const std::string why = file_differs(*owner, path); !why.empty())
+        throw Error("test file " + path + " has the owner record " + record + " of " +
+                        describe_owner(*owner) + ", which is no longer running, but " + why +
+                        "; pio-harness removes neither",
+                    "if " + path + " is yours, remove only the stale record " + record +
+                        "; if it is a leftover of that run, remove both");
+      if (exists)
+        remove_romio_companions(path.c_str(), owner->created_ns);
       if (exists && S_ISREG(st.st_mode))
         ::unlink(path.c_str());
       if (exists && S_ISDIR(st.st_mode) && ::rmdir(path.c_str()) != 0) // a module's directory
@@ -68,8 +97,10 @@ void OwnedFiles::claim(const std::string &path) {
   if (::lstat(path.c_str(), &st) == 0)
     return; // allowed to write it (Overwrite), never to delete it
   created_.insert(path);
-  if (write_owner_record(path))
+  if (write_owner_record(path)) {
+    records_.insert(path);
     track_created(owner_record_path(path));
+  }
   if (!keep_)
     track_created(path);
 }
@@ -77,8 +108,10 @@ void OwnedFiles::claim(const std::string &path) {
 bool OwnedFiles::release(const std::string &path) {
   if (!created_.count(path))
     return false;
-  ::unlink(owner_record_path(path).c_str());
+  if (records_.erase(path)) // only the record this run wrote, never a file of that name
+    ::unlink(owner_record_path(path).c_str());
   untrack_created(owner_record_path(path));
+  stamped_.erase(path);
   // A kept file stays this run's (a later test may write it again) but loses its owner record,
   // so a later run treats it as the user's and never removes it.
   if (keep_)
@@ -88,6 +121,28 @@ bool OwnedFiles::release(const std::string &path) {
   // A directory a module claimed (the metadata module's test directory): removed if empty;
   // whatever is left inside it was not made by this run.
   return ::unlink(path.c_str()) == 0 || (errno == EISDIR && ::rmdir(path.c_str()) == 0);
+}
+
+void OwnedFiles::stamp(const std::string &path, bool open) {
+  if (!records_.count(path))
+    return;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return;
+  const std::string state = std::to_string(open) + " " + std::to_string(st.st_dev) + " " +
+                            std::to_string(st.st_ino) + " " + std::to_string(st.st_size) + " " +
+                            std::to_string(st.st_mtim.tv_sec) + "." +
+                            std::to_string(st.st_mtim.tv_nsec);
+  auto &last = stamped_[path];
+  if (last == state)
+    return;
+  if (stamp_owner_record(path, open))
+    last = state;
+}
+
+void OwnedFiles::stamp_all() {
+  for (const auto &path : records_)
+    stamp(path, false);
 }
 
 } // namespace pio::harness

@@ -5,6 +5,7 @@
 /// an owner record (owner_record.hpp), so that a leftover of a run that died is recognised.
 
 #include <iosfwd>
+#include <map>
 #include <set>
 #include <string>
 
@@ -19,8 +20,11 @@ public:
   /// host) is removed too (--clean-stale); one whose owner is provably gone always is.
   OwnedFiles(bool overwrite, bool keep, bool clean_stale = false);
   /// Checks that path may be created or written, without creating anything: throws pio::Error
-  /// if it is a symbolic link, or exists, was not created by this run, and overwrite is off.
-  /// Removes a leftover of a dead pio-bench run first (with a note on `note`).
+  /// if it is a symbolic link, or exists, was not created by this run, and overwrite is off;
+  /// if `<path>.pio-owner` exists and is not an owner record; or if its directory does not
+  /// exist. Removes a leftover of a dead pio-bench run first (with a note on `note`), and the
+  /// hidden files ROMIO made beside it, but only while the owner record proves the file is the
+  /// one that run left (device, inode, size, modification time); otherwise throws naming both.
   void check(const std::string &path, std::ostream *note = nullptr);
   /// check(), then remembers that this run creates path and writes its owner record.
   /// Call before opening.
@@ -30,12 +34,22 @@ public:
   bool release(const std::string &path);
   /// True if this run created path.
   bool created(const std::string &path) const { return created_.count(path) != 0; }
+  /// Records in path's owner record the file as it is now (device, inode, size, modification
+  /// time): after the harness opened it (`open`: the run writes it), and after it closed it,
+  /// so that a later run removes a leftover only while it is still the file this run left.
+  /// Does nothing for a path whose record this run did not write.
+  void stamp(const std::string &path, bool open);
+  /// stamp(path, false) for every file this run created whose state changed since its last
+  /// stamp (the files modules claimed: the harness knows them at rest between tests).
+  void stamp_all();
 
 private:
   bool overwrite_;
   bool keep_;
   bool clean_stale_;
   std::set<std::string> created_;
+  std::set<std::string> records_;              ///< paths whose owner record this run wrote
+  std::map<std::string, std::string> stamped_; ///< path -> its state at the last stamp
 };
 
 } // namespace pio::harness

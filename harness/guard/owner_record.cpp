@@ -12,6 +12,8 @@
 #include <random>
 #include <sstream>
 
+#include "guard/created_paths.hpp"
+
 namespace pio::harness {
 
 namespace {
@@ -25,24 +27,68 @@ std::string read_line_of(const std::string &file) {
   return s;
 }
 
-/// Field 22 (starttime) of /proc/PID/stat, or -1.
-long long start_ticks(long pid) {
+/// A process as /proc/PID/stat shows it.
+struct ProcStat {
+  char state = '?';     ///< field 3: R, S, D, Z (zombie: dead, not yet reaped), X ...
+  long long start = -1; ///< field 22: start time in clock ticks since boot (-1: unknown)
+};
+
+ProcStat proc_stat(long pid) {
+  ProcStat p;
   std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   const auto paren = text.rfind(')');
   if (paren == std::string::npos)
-    return -1;
+    return p;
   std::istringstream rest(text.substr(paren + 1));
   std::string field;
   // After the command: state is field 3; starttime is field 22.
-  for (int i = 3; i <= 22; ++i)
+  for (int i = 3; i <= 22; ++i) {
     if (!(rest >> field))
-      return -1;
-  try {
-    return std::stoll(field);
-  } catch (...) {
-    return -1;
+      return p;
+    if (i == 3)
+      p.state = field.empty() ? '?' : field[0];
   }
+  try {
+    p.start = std::stoll(field);
+  } catch (...) {
+  }
+  return p;
+}
+
+long long realtime_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+
+long long mtime_ns_of(const struct stat &st) {
+  return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+std::string record_text(const OwnerRecord &r) {
+  std::ostringstream text;
+  text << kMagic << "\nrun " << r.run_id << "\nhost " << r.host << "\npid " << r.pid << "\nboot "
+       << r.boot_id << "\nstart " << r.start << "\nstarted_at " << r.started_at << "\ncreated "
+       << r.created_ns << "\n";
+  if (r.stamped)
+    text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
+         << " " << r.mtime_ns << "\n";
+  return text.str();
+}
+
+/// Writes all of s to fd; false on any failure.
+bool write_all(int fd, const std::string &s) {
+  std::size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t w = ::write(fd, s.data() + done, s.size() - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    done += static_cast<std::size_t>(w);
+  }
+  return true;
 }
 
 std::string host_name() {
@@ -61,7 +107,7 @@ const OwnerRecord &my_owner_record() {
     r.host = host_name();
     r.pid = static_cast<long>(::getpid());
     r.boot_id = read_line_of("/proc/sys/kernel/random/boot_id");
-    r.start = start_ticks(r.pid);
+    r.start = proc_stat(r.pid).start;
     const std::time_t now = std::time(nullptr);
     char date[64];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -76,20 +122,68 @@ const OwnerRecord &my_owner_record() {
 }
 
 bool write_owner_record(const std::string &path) {
-  const OwnerRecord &r = my_owner_record();
-  std::ostringstream text;
-  text << kMagic << "\nrun " << r.run_id << "\nhost " << r.host << "\npid " << r.pid << "\nboot "
-       << r.boot_id << "\nstart " << r.start << "\nstarted_at " << r.started_at << "\n";
-  const std::string s = text.str();
+  OwnerRecord r = my_owner_record();
+  r.created_ns = realtime_ns();
+  const std::string s = record_text(r);
   const int fd = ::open(owner_record_path(path).c_str(),
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0)
     return false;
-  const bool ok = ::write(fd, s.data(), s.size()) == static_cast<ssize_t>(s.size());
+  const bool ok = write_all(fd, s);
   ::close(fd);
   if (!ok)
     ::unlink(owner_record_path(path).c_str());
   return ok;
+}
+
+bool stamp_owner_record(const std::string &path, bool open) {
+  const std::string rec = owner_record_path(path);
+  auto r = read_owner_record(path);
+  struct stat st;
+  if (!r || r->run_id != my_owner_record().run_id || ::lstat(path.c_str(), &st) != 0)
+    return false;
+  r->stamped = true;
+  r->open = open;
+  r->dev = static_cast<unsigned long long>(st.st_dev);
+  r->ino = static_cast<unsigned long long>(st.st_ino);
+  r->size = static_cast<long long>(st.st_size);
+  r->mtime_ns = mtime_ns_of(st);
+  // A temporary of this process renamed over the record: a death in between leaves the old
+  // record (still this run's) and at worst the temporary, which the signal handlers remove.
+  const std::string tmp = rec + "." + std::to_string(::getpid()) + ".pio-tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return false;
+  track_created(tmp);
+  const bool ok =
+      write_all(fd, record_text(*r)) && ::close(fd) == 0 && ::rename(tmp.c_str(), rec.c_str()) == 0;
+  if (!ok)
+    ::unlink(tmp.c_str());
+  untrack_created(tmp);
+  return ok;
+}
+
+std::string file_differs(const OwnerRecord &r, const std::string &path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return {};
+  const bool dir = S_ISDIR(st.st_mode);
+  if (!r.stamped)
+    return dir ? std::string()
+               : "the record was written before that run made the file, so nothing shows that "
+                 "the file now there is the one it made";
+  if (static_cast<unsigned long long>(st.st_dev) != r.dev ||
+      static_cast<unsigned long long>(st.st_ino) != r.ino)
+    return "the file now there is another one (device " + std::to_string(st.st_dev) + ", inode " +
+           std::to_string(st.st_ino) + "; the record says device " + std::to_string(r.dev) +
+           ", inode " + std::to_string(r.ino) + ")";
+  if (dir || r.open)
+    return {};
+  if (static_cast<long long>(st.st_size) != r.size || mtime_ns_of(st) != r.mtime_ns)
+    return "the file was changed after that run left it (now " + std::to_string(st.st_size) +
+           " bytes, modified at " + std::to_string(mtime_ns_of(st)) + " ns; the record says " +
+           std::to_string(r.size) + " bytes, modified at " + std::to_string(r.mtime_ns) + " ns)";
+  return {};
 }
 
 std::optional<OwnerRecord> read_owner_record(const std::string &path) {
@@ -120,6 +214,17 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
         r.start = std::stoll(value), ++fields;
       else if (key == "started_at")
         r.started_at = value;
+      else if (key == "created")
+        r.created_ns = std::stoll(value);
+      else if (key == "file") {
+        std::istringstream words(value);
+        std::string state;
+        if (!(words >> state >> r.dev >> r.ino >> r.size >> r.mtime_ns) ||
+            (state != "open" && state != "closed"))
+          return std::nullopt;
+        r.open = state == "open";
+        r.stamped = true;
+      }
     } catch (...) {
       return std::nullopt;
     }
@@ -137,9 +242,11 @@ OwnerState owner_state(const OwnerRecord &r) {
     return OwnerState::Gone;
   if (::kill(static_cast<pid_t>(r.pid), 0) != 0 && errno == ESRCH)
     return OwnerState::Gone;
-  const long long now_start = start_ticks(r.pid);
-  if (now_start >= 0 && r.start >= 0 && now_start != r.start)
+  const ProcStat now = proc_stat(r.pid);
+  if (now.start >= 0 && r.start >= 0 && now.start != r.start)
     return OwnerState::Gone; // the pid was reused
+  if (now.state == 'Z' || now.state == 'X')
+    return OwnerState::Gone; // killed a moment ago, not yet reaped by its parent
   return OwnerState::Alive;
 }
 

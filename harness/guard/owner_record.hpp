@@ -1,8 +1,9 @@
 #pragma once
 /// The owner record of a file the harness creates (docs/reliability.md): `<file>.pio-owner`,
-/// a short text naming the run, host, process and its start, so that a later run recognises a
-/// leftover of a pio-bench run that died and may remove it, while a file without our record is
-/// never touched.
+/// a short text naming the run, host, process and its start, and the device, inode, size and
+/// modification time of the file as the run last left it, so that a later run recognises a
+/// leftover of a pio-bench run that died and may remove it only while the file on disk is still
+/// the one that run left, while a file without our record is never touched.
 
 #include <optional>
 #include <string>
@@ -11,12 +12,21 @@ namespace pio::harness {
 
 /// Who created a file.
 struct OwnerRecord {
-  std::string run_id;     ///< unique per harness process
-  std::string host;       ///< gethostname
-  long pid = 0;           ///< process id
-  std::string boot_id;    ///< /proc/sys/kernel/random/boot_id ("" if unknown)
-  long long start = 0;    ///< process start time in clock ticks since boot (/proc/PID/stat)
-  std::string started_at; ///< UTC date, for messages
+  std::string run_id;       ///< unique per harness process
+  std::string host;         ///< gethostname
+  long pid = 0;             ///< process id
+  std::string boot_id;      ///< /proc/sys/kernel/random/boot_id ("" if unknown)
+  long long start = 0;      ///< process start time in clock ticks since boot (/proc/PID/stat)
+  std::string started_at;   ///< UTC date, for messages
+  long long created_ns = 0; ///< when the record was first written (realtime, ns since 1970)
+  /// The file as the run last left it: known once the file exists (stamped after the harness
+  /// opened it and after it closed it).
+  bool stamped = false;
+  bool open = false;          ///< stamped while the run had the file open (size and mtime moving)
+  unsigned long long dev = 0; ///< st_dev
+  unsigned long long ino = 0; ///< st_ino
+  long long size = 0;         ///< st_size when stamped closed
+  long long mtime_ns = 0;     ///< st_mtim when stamped closed
 };
 
 /// Whether the owner of a record still runs.
@@ -35,6 +45,16 @@ const OwnerRecord &my_owner_record();
 /// Writes this process's record for path, created exclusively (never replacing a file).
 /// Returns false if it could not be created (the data file is then simply not marked).
 bool write_owner_record(const std::string &path);
+
+/// Rewrites this process's record of path (created by write_owner_record) with the file's
+/// device, inode, size and modification time now; `open` says the run still writes it. Replaced
+/// atomically (a temporary renamed over it). Returns false if the record could not be written.
+bool stamp_owner_record(const std::string &path, bool open);
+
+/// "" if the file at path is, by device and inode (and, stamped closed, size and modification
+/// time), the one the record's run left there, or if there is no such file; else what differs.
+/// A directory is proved by device and inode alone (it is only ever removed when empty).
+std::string file_differs(const OwnerRecord &r, const std::string &path);
 
 /// Reads the record of path; nothing if there is none or it is not a pio-bench record.
 std::optional<OwnerRecord> read_owner_record(const std::string &path);

@@ -13,14 +13,18 @@
 #include <cstring>
 #include <mutex>
 
+#include <mpi.h>
+
 #include "guard/created_paths.hpp"
 #include "guard/position.hpp"
+#include "guard/results_mark.hpp"
 
 namespace pio::harness {
 
 namespace {
 
 std::atomic<int> g_runs{0};
+std::atomic<bool> g_aborting{false}; // MPI_Abort said where: its exit() is no surprise
 
 /// One message line built in place and written with a single write(2): a write of less than
 /// PIPE_BUF bytes to mpiexec's pipe is atomic, so the lines of ranks dying together never
@@ -77,6 +81,38 @@ const char *death_of(int sig) noexcept {
   return "died of a signal";
 }
 
+const char *signal_name(int sig) noexcept {
+  switch (sig) {
+  case SIGSEGV:
+    return "SIGSEGV";
+  case SIGBUS:
+    return "SIGBUS";
+  case SIGABRT:
+    return "SIGABRT";
+  case SIGFPE:
+    return "SIGFPE";
+  case SIGILL:
+    return "SIGILL";
+  case SIGINT:
+    return "SIGINT";
+  case SIGTERM:
+    return "SIGTERM";
+  case SIGHUP:
+    return "SIGHUP";
+  }
+  return "a signal";
+}
+
+const char *stop_text(int sig) noexcept {
+  switch (sig) {
+  case SIGINT:
+    return "was interrupted (SIGINT)";
+  case SIGHUP:
+    return "was hung up (SIGHUP)";
+  }
+  return "was terminated (SIGTERM)";
+}
+
 /// "pio-harness: error: rank R <what> in <module, test>, step <method> on host H<tail>" on stderr.
 void say_position(const char *what, const char *tail) noexcept {
   char where[512];
@@ -94,14 +130,15 @@ void on_fatal(int sig) {
                               "module or the harness: run under a debugger or with core dumps "
                               "to see more)\n");
   remove_tracked();
+  mark_results_interrupted(signal_name(sig), 128 + sig);
   // SA_RESETHAND restored the default action: die of the same signal.
   ::raise(sig);
 }
 
 void on_stop(int sig) {
-  say_position(sig == SIGINT ? "was interrupted (SIGINT)" : "was terminated (SIGTERM)",
-               "; the files this rank created are removed\n");
+  say_position(stop_text(sig), "; the files this rank created are removed\n");
   remove_tracked();
+  mark_results_interrupted(signal_name(sig), 128 + sig);
   // mpiexec forwards the signal to every rank and kills the others (SIGKILL) once one exits:
   // give every rank a moment to clean up first.
   const timespec pause{0, 300 * 1000 * 1000};
@@ -110,7 +147,7 @@ void on_stop(int sig) {
 }
 
 void check_exit() {
-  if (g_runs.load() == 0)
+  if (g_runs.load() == 0 || g_aborting.load())
     return;
   say_position("called exit() before the run finished",
                "; the run is failed (fix: a module reports errors by throwing pio::Error, never "
@@ -138,8 +175,12 @@ void install_process_guards() {
   stop.sa_handler = on_stop;
   stop.sa_flags = SA_ONSTACK;
   sigemptyset(&stop.sa_mask);
-  for (int sig : {SIGINT, SIGTERM})
+  // SIGHUP (a closed terminal, a batch system's hang-up) ends the run like SIGTERM.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
     ::sigaction(sig, &stop, nullptr);
+  // A file-size limit (ulimit -f): the write that crosses it fails with EFBIG instead of
+  // killing the rank, so the error path names rank, module, test and step and removes the files.
+  ::signal(SIGXFSZ, SIG_IGN);
   std::atexit(check_exit);
   std::at_quick_exit(check_exit);
 }
@@ -148,3 +189,21 @@ RunInProgress::RunInProgress() { ++g_runs; }
 RunInProgress::~RunInProgress() { --g_runs; }
 
 } // namespace pio::harness
+
+// MPI_Abort through the MPI profiling interface (MPI-4.0 §15.2): a module that aborts is named
+// with its step (the heartbeat position) and this rank's files go, then the real PMPI_Abort.
+// pio-harness exports this symbol, so that module objects resolve their MPI_Abort to it.
+extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {
+  using namespace pio::harness;
+  g_aborting.store(true);
+  Line line;
+  char where[512];
+  describe_position(where, sizeof where);
+  line << "pio-harness: error: rank " << (position_rank() < 0 ? 0 : position_rank())
+       << " called MPI_Abort (error code " << errorcode << ") in " << where
+       << "; the files this rank created are removed (fix: a module reports errors by throwing "
+          "pio::Error, never by MPI_Abort)\n";
+  line.write();
+  remove_tracked();
+  return PMPI_Abort(comm, errorcode);
+}

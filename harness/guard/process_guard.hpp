@@ -1,8 +1,11 @@
 #pragma once
 /// Every death explained, nothing of ours left behind (docs/reliability.md): handlers for the
 /// fatal signals that name the rank, module, test and method of the step in progress and then
-/// die with the original signal; SIGINT / SIGTERM remove what this rank created and exit 130 /
-/// 143; an exit() inside a module while a run is in progress is reported as a failure.
+/// die with the original signal; SIGINT / SIGTERM / SIGHUP remove what this rank created (and
+/// ROMIO's hidden files beside it) and exit 130 / 143 / 129, the results document marked
+/// interrupted (results_mark.hpp); SIGXFSZ is ignored, so a write beyond `ulimit -f` fails with
+/// EFBIG on the error path; an exit() or MPI_Abort inside a module while a run is in progress
+/// is reported with its step.
 /// Everything here that runs in a signal handler is async-signal-safe.
 
 #include "guard/created_paths.hpp"

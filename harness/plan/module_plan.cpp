@@ -1,5 +1,6 @@
 #include "plan/module_plan.hpp"
 
+#include "config/config_error.hpp"
 #include "plan/block_label.hpp"
 #include "plan/module_directives.hpp"
 
@@ -51,10 +52,31 @@ bool in_default_dir(const std::string &file) {
 std::vector<std::string> module_search_path(const std::vector<std::string> &explicit_dirs,
                                             const Config &config) {
   std::vector<std::string> dirs = explicit_dirs;
+  for (const auto &d : explicit_dirs) // ModulePath lines are checked where they are read
+    if (!boost::filesystem::is_directory(d))
+      throw Error("the module directory " + d + " given with -M / --module-path " +
+                      (boost::filesystem::exists(d) ? "is not a directory" : "does not exist"),
+                  "name an existing directory holding module .so files (pio-harness "
+                  "--list-modules shows what is found)");
   std::string base = ".";
   const auto slash = config.path.find_last_of('/');
   if (slash != std::string::npos)
     base = config.path.substr(0, slash);
+  // ModulePath's directories, relative to the config's, must exist: a missing one would be
+  // skipped in silence and its modules reported as unknown.
+  const auto lines = config.global.written.find("ModulePath");
+  if (lines != config.global.written.end())
+    for (const DirectiveLine &l : lines->second)
+      for (const auto &d : l.args) {
+        const std::string path = !d.empty() && d[0] == '/' ? d : base + "/" + d;
+        if (!boost::filesystem::is_directory(path))
+          throw ConfigError(l.file, l.line,
+                            "ModulePath " + d + ": " + path +
+                                (boost::filesystem::exists(path) ? " is not a directory"
+                                                                 : " does not exist"),
+                            "name an existing directory holding module .so files (relative to " +
+                                base + "), or remove it from the line");
+      }
   for (const auto &d : config.global.module_paths)
     dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);
   if (const char *env = std::getenv("PIO_MODULE_PATH")) {

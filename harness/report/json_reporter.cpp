@@ -1,5 +1,7 @@
 #include "report/json_reporter.hpp"
 
+#include "guard/results_mark.hpp"
+
 #include "pio/error.hpp"
 #include "report/results_file.hpp"
 
@@ -249,7 +251,11 @@ nlohmann::json to_json(const RunResult &run) {
 
 void JsonReporter::save(const RunResult &run, bool force) {
   try {
-    save_when_due(schedule_, force, [&] { return file_.save(to_json(run)); });
+    save_when_due(schedule_, force, [&] {
+      const std::size_t bytes = file_.save(to_json(run));
+      set_results_document(file_.path()); // a signal marks it interrupted (results_mark.hpp)
+      return bytes;
+    });
   } catch (const Error &e) {
     *err_ << "pio-harness: warning: " << e.what() << " (fix: " << e.hint() << ")\n";
   }

@@ -1,10 +1,10 @@
 #include "run/preflight.hpp"
 
-#include "run/block_context.hpp"
-#include "plan/directive_fault.hpp"
+#include "guard/position.hpp"
 #include "load/library.hpp"
 #include "pio/mpi_handles.hpp"
-#include "guard/position.hpp"
+#include "plan/directive_fault.hpp"
+#include "run/block_context.hpp"
 
 namespace pio::harness {
 
@@ -20,8 +20,10 @@ public:
 };
 
 /// init_module, then cleanup_module, of plan's block on comm (its ranks). Returns, on every rank
-/// of comm, the block's located DirectiveError or "".
-std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &plan) {
+/// of comm, the block's located DirectiveError or "" (with every_error, any error of
+/// init_module, located at the block's ModuleName line).
+std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &plan,
+                        bool every_error) {
   NoFileServices services;
   ModuleContext mctx = block_context(comm, config, plan, services);
   mctx.validate_only = true;
@@ -35,11 +37,23 @@ std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &p
     inst = instantiate(*plan.library, *plan.info);
     init_with_located_errors(block, &config_error, [&] { (void)inst.module->init_module(mctx); });
   });
-  if (agree(comm, err)) {
+  if (const auto any = agree(comm, err)) {
     // A config error on any rank stops the run; any other failure is the run's to report at
-    // this block (as init_module failed, cleanup_module is not called, as in the run).
+    // this block (as init_module failed, cleanup_module is not called, as in the run), and
+    // --check's to report now: the run would fail there.
     const auto f = agree(comm, config_error ? err : std::string());
-    return f ? f->message : std::string();
+    if (f)
+      return f->message;
+    if (!every_error)
+      return {};
+    std::string what = any->message;
+    if (what.rfind("config: ", 0) == 0)
+      what.erase(0, 8);
+    return block.file + ":" +
+           std::to_string(block.module_name_line ? block.module_name_line : block.line) +
+           ": module " + plan.info->name + " cannot run as this block asks on " +
+           std::to_string(mctx.size) + " process" + (mctx.size == 1 ? "" : "es") + " (rank " +
+           std::to_string(any->rank) + "): " + what;
   }
   heartbeat("cleanup_module");
   (void)agree(comm, capture("cleanup_module", [&] { inst.module->cleanup_module(mctx); }));
@@ -49,7 +63,7 @@ std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &p
 } // namespace
 
 std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans) {
+                                 const std::vector<ModulePlan> &plans, bool every_error) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -61,7 +75,7 @@ std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
                 "MPI_Comm_split");
     std::string err;
     if (rank < procs)
-      err = check_block(procs < size ? sub.get() : comm, config, plan);
+      err = check_block(procs < size ? sub.get() : comm, config, plan, every_error);
     if (auto f = agree(comm, err))
       return f;
   }

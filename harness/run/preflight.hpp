@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "run/consensus.hpp"
 #include "plan/module_plan.hpp"
+#include "run/consensus.hpp"
 
 namespace pio::harness {
 
@@ -19,9 +19,10 @@ namespace pio::harness {
 /// Processes; the other ranks wait), makes a module instance, calls init_module with
 /// ModuleContext::validate_only set and then cleanup_module. Returns, on every rank, the first
 /// block's DirectiveError located at its directive's file:line ("config: FILE:LINE: ... (fix:
-/// ...)"), or nothing. Any other error of init_module is left to the run, which reports it at
-/// its block as before.
+/// ...)"), or nothing. Any other error of init_module (a kernel that needs two ranks) is left to
+/// the run, which reports it at its block as before, unless every_error (--check: the run would
+/// fail there), which returns it located at the block's ModuleName line.
 std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans);
+                                 const std::vector<ModulePlan> &plans, bool every_error = false);
 
 } // namespace pio::harness

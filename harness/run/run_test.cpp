@@ -10,6 +10,7 @@
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
 #include "run/rank_groups.hpp"
+#include "run/test_shape.hpp"
 
 namespace pio::harness {
 
@@ -113,6 +114,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
       if ((failure = agree(c.all, err)))
         break;
+      if (owns_path) // the record names the file now (its device and inode)
+        rs.files->stamp(path, true);
       tc.file = file->mpi_file();
       tc.io = &file->io();
       if (rep == 0) {
@@ -125,8 +128,10 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       }
     }
     heartbeat("describe_test");
-    if ((failure =
-             agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); })))) {
+    failure = agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); }));
+    if (!failure && (failure = disagreement_on_shape(c.all, running)))
+      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
+    if (failure) {
       tc.file = MPI_FILE_NULL;
       tc.io = nullptr;
       file.reset();
@@ -160,6 +165,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       std::string err = capture(where + ": close", [&] { file->close(); });
       const double mine = MPI_Wtime() - t0;
       MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
+      if (owns_path && err.empty()) // at rest: its size and modification time as left
+        rs.files->stamp(path, false);
       if ((failure = agree(c.all, err)))
         break;
     }
@@ -185,6 +192,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     else
       rs.files->release(path);
   }
+  rs.files->stamp_all(); // the files modules claimed, as this test left them
   MPI_Barrier(c.all);
   return failure;
 }

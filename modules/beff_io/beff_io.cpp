@@ -411,7 +411,7 @@ std::vector<DirectiveSpec> directives() {
   return {
       DirectiveSpec{"ScheduledTime", T::Real, "900",
                     "T in seconds for one partition (the paper's rule needs T >= 900, §5.1)"}
-          .at_least(0.001),
+          .between(0.001, 1e6),
       DirectiveSpec{"Partitions", T::Integers, "",
                     "process counts to measure, e.g. 1 2 4 (default: all processes); system = "
                     "maximum"}

@@ -161,9 +161,10 @@ std::vector<int> partitions_of(int processes, const std::vector<std::int64_t> &l
   std::vector<int> out;
   for (auto p : listed) {
     if (p > processes)
-      throw Error("Partitions: " + std::to_string(p) + " is more than the " +
-                      std::to_string(processes) + " processes of the run",
-                  "list process counts up to the mpiexec -n count, e.g. Partitions 1 2 4");
+      throw DirectiveError("Partitions",
+                           "Partitions: " + std::to_string(p) + " is more than the " +
+                               std::to_string(processes) + " processes of the run",
+                           "list process counts up to the mpiexec -n count, e.g. Partitions 1 2 4");
     if (std::find(out.begin(), out.end(), p) == out.end())
       out.push_back(static_cast<int>(p));
   }

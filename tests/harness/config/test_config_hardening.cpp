@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "config/config.hpp"
-#include "plan/module_directives.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
+#include "plan/module_directives.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -16,7 +16,6 @@ using pio::harness::ConfigError;
 using pio::harness::parse_config;
 using pio::test::conf;
 using pio::test::error_of;
-
 
 TEST_CASE("Include of itself, a cycle, nothing, or what is not a config file is refused",
           "[config][hardening]") {
@@ -200,4 +199,45 @@ TEST_CASE("a value only a module can judge is found before any I/O, in --check t
     CHECK(!pio::test::exists(dir.file("t.dat")));
     CHECK(!pio::test::exists(dir.file("t.dat.beff_io-probe")));
   }
+}
+
+TEST_CASE("a global directive set twice, in one file or through Include, names both lines",
+          "[config][hardening]") {
+  pio::test::TempDir dir;
+  SECTION("two ResultsFile lines in one file") {
+    CHECK_THAT(error_of(conf(dir, "twice.conf",
+                             "ResultsFile a.json\nShowAverages on\nResultsFile b.json\n")),
+               Contains("twice.conf:3: ResultsFile is set twice: here and at ") &&
+                   Contains("twice.conf:1") && Contains("keep one ResultsFile line"));
+  }
+  SECTION("one through Include: the included file's line and the including one's") {
+    conf(dir, "part.conf", "# a part\nTestFile part.dat\n");
+    CHECK_THAT(error_of(conf(dir, "main.conf", "TestFile main.dat\nInclude part.conf\n")),
+               Contains("part.conf:2: TestFile is set twice: here and at ") &&
+                   Contains("main.conf:1"));
+  }
+  SECTION("the same value twice loses nothing and is accepted; ModulePath and Hint add up") {
+    const auto c = parse_config(conf(dir, "same.conf",
+                                     "ShowAverages on\nShowAverages on\nModulePath .\n"
+                                     "ModulePath .\nHint a 1\nHint b 2\n"));
+    CHECK(c.global.show_averages);
+    CHECK(c.global.module_paths.size() == 2);
+    CHECK(c.global.hints.size() == 2);
+  }
+}
+
+TEST_CASE("numbers only in decimal: 0x10 and hexadecimal floats are refused with file:line",
+          "[config][hardening]") {
+  pio::test::TempDir dir;
+  CHECK_THAT(error_of(conf(dir, "hex.conf", "TestFile t\nStepTimeout 0x10\n")),
+             Contains("hex.conf:2") && Contains("0x10"));
+  CHECK_THAT(error_of(conf(dir, "hexf.conf", "StepTimeout 0x1p4\n")),
+             Contains("hexf.conf:1") && Contains("0x1p4"));
+  CHECK_THAT(error_of(conf(dir, "hexi.conf",
+                           "<ap_module>\nModuleName x\nModuleReps 0x10\n"
+                           "</ap_module>\n")),
+             Contains("hexi.conf:3") && Contains("0x10"));
+  // Decimal forms stay valid.
+  const auto c = parse_config(conf(dir, "dec.conf", "StepTimeout 1.5e1\n"));
+  CHECK(c.global.step_timeout == 15.0);
 }

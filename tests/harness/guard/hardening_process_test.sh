@@ -67,8 +67,9 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=
   fail "exit(): the results must say the run did not finish"
 ok
 
-# 3. SIGTERM and SIGINT: 143 and 130, and nothing of ours left.
-for sig in TERM:143 INT:130; do
+# 3. SIGTERM, SIGINT and SIGHUP: 143, 130 and 129, nothing of ours left, and the results say
+# the run was interrupted, by which signal, with that exit code.
+for sig in TERM:143 INT:130 HUP:129; do
   name=${sig%%:*}; code=${sig##*:}
   rm -f "$dir"/*.dat* "$dir/hang$name.json"
   faults "hang$name" "  FailIn work_unit
@@ -86,7 +87,14 @@ for sig in TERM:143 INT:130; do
   i=0
   while [ ! -e "$dir/hang$name.dat" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
   sleep 1
-  kill -"$name" $pid
+  if [ "$name" = HUP ] && [ "$n" -gt 1 ]; then
+    # MPICH's mpiexec dies of SIGHUP and its proxy then SIGKILLs the ranks (the next run removes
+    # what they left); a hang-up that reaches the job's processes, as a batch system's does,
+    # reaches the ranks: send it to them (the children of mpiexec's proxy).
+    for proxy in $(pgrep -P $pid); do kill -HUP $(pgrep -P "$proxy"); done
+  else
+    kill -"$name" $pid
+  fi
   wait $pid
   rc=$?
   # Each rank exits with 128 + signal. What mpiexec itself returns after it was signalled is
@@ -98,10 +106,93 @@ for sig in TERM:143 INT:130; do
     fail "SIG$name: not every rank cleaned up: $(cat "$dir/hang$name.out")"
   grep -q "SIG$name) in module test_faults" "$dir/hang$name.out" ||
     fail "SIG$name: where the run stopped is not named: $(cat "$dir/hang$name.out")"
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = (d["status"], d.get("signal"), d["exit_code"])
+assert got == ("interrupted", sys.argv[2], int(sys.argv[3])), got
+' "$dir/hang$name.json" "SIG$name" "$code" || fail "SIG$name: results not marked interrupted"
   rm -f "$dir/hang$name.json"
   no_leftovers "SIG$name"
   ok
 done
+
+# 3b. A file-size limit (ulimit -f): the write that crosses it fails (EFBIG, never SIGXFSZ) and
+# the error names rank, module, test and step; the test files go; the results say failed.
+cat > "$dir/fsize.conf" <<CONF
+TestFile $dir/fsize.dat
+ModulePath $moddir
+ResultsFile $dir/fsize.json
+<ap_module>
+  ModuleName simple_strided
+  BufferSizes 4M
+  WorkUnits 32
+</ap_module>
+CONF
+# 65536 blocks (32 MiB in dash's 512-byte blocks, 64 MiB in bash's 1 KiB): room for MPICH's
+# shared-memory segment at 4 ranks, never for the 128 MiB per rank written.
+rc=$( (ulimit -f 65536; run "$dir/fsize.conf" "$dir/fsize.out") )
+[ "$rc" -eq 1 ] || fail "ulimit -f: exit $rc, expected 1: $(cat "$dir/fsize.out")"
+grep -q "module simple_strided ([^)]*fsize.conf:4), rank [0-9]*: test 1 (4M), rep 0: work_unit: MPI_File_write_at failed" \
+  "$dir/fsize.out" && grep -q "File too large" "$dir/fsize.out" ||
+  fail "ulimit -f: rank, module, step or the cause not named: $(cat "$dir/fsize.out")"
+if grep -q "signal 25\|SIGXFSZ\|File size limit" "$dir/fsize.out"; then
+  fail "ulimit -f killed a rank: $(cat "$dir/fsize.out")"
+fi
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="failed" and d["exit_code"]==1' \
+  "$dir/fsize.json" || fail "ulimit -f: results not marked failed"
+rm -f "$dir/fsize.json"
+no_leftovers "ulimit -f"
+ok
+
+# 3c. MPI_Abort in a module names rank, module, test and method; a rerun removes what the
+# killed ranks left (their owner records prove the files theirs).
+faults abort "  FailIn work_unit
+  Abort on"
+rc=$(run "$dir/abort.conf" "$dir/abort.out")
+[ "$rc" -ne 0 ] || fail "MPI_Abort in a module must fail the run"
+grep -q "rank $last called MPI_Abort (error code 3) in module test_faults, test 2 (t1), step work_unit" \
+  "$dir/abort.out" || fail "MPI_Abort: not explained: $(cat "$dir/abort.out")"
+sed -i "s/Abort on/Abort off/" "$dir/abort.conf"
+rm -f "$dir/abort.json"
+rc=$(run "$dir/abort.conf" "$dir/abort.again")
+[ "$rc" -eq 1 ] || fail "MPI_Abort: the rerun must run: rc $rc $(cat "$dir/abort.again")"
+rm -f "$dir/abort.json"
+no_leftovers "MPI_Abort rerun"
+ok
+
+# 3d. SIGINT during b_eff_io's type 1 (shared file pointers): the test file, its owner record
+# and ROMIO's hidden .<name>.shfp.* file are all removed.
+cat > "$dir/shfp.conf" <<CONF
+TestFile $dir/shfp.dat
+ModulePath $moddir
+ResultsFile $dir/shfp.json
+StepTimeout 0
+<ap_module>
+  ModuleName beff_io
+  ScheduledTime 60
+  PatternTypes 1
+  SharedPointers on
+  MPart 1M
+</ap_module>
+CONF
+"$mpiexec" -n "$n" "$harness" -c "$dir/shfp.conf" > "$dir/shfp.out" 2>&1 &
+pid=$!
+i=0
+while [ -z "$(cd "$dir" && ls -A | grep '^\.shfp\.dat.*\.shfp\.')" ] && [ $i -lt 150 ]; do
+  sleep 0.2; i=$((i + 1))
+done
+if [ $i -ge 150 ]; then
+  kill -INT $pid; wait $pid
+  fail "b_eff_io type 1 made no shared-pointer file: $(cat "$dir/shfp.out")"
+fi
+sleep 2
+kill -INT $pid
+wait $pid
+left=$(cd "$dir" && ls -A | grep -E '^\.?shfp\.dat' || true)
+[ -z "$left" ] || fail "SIGINT in b_eff_io type 1 left: $left $(cat "$dir/shfp.out")"
+rm -f "$dir/shfp.json"
+ok
 
 # 4. Bad configs: exit 2 with file:line, before any file is made.
 printf 'Overwrite off\n' > "$dir/precious.dat"

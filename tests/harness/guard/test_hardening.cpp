@@ -6,11 +6,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <chrono>
 #include <fstream>
 #include <regex>
+#include <sstream>
+#include <thread>
 
-#include "mpi_test.hpp"
+#include "guard/owned_files.hpp"
 #include "guard/owner_record.hpp"
+#include "mpi_test.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;
@@ -39,14 +48,34 @@ std::vector<std::string> names_with(const std::string &dir, const std::string &p
   }
   return out;
 }
-/// A leftover: the file and an owner record naming `host` and `pid` (collective).
-void leftover(const std::string &path, const std::string &host, long pid) {
+long long now_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+}
+/// The line a run stamps into its owner record after closing path: device, inode, size, mtime.
+std::string stamp_line(const std::string &path) {
+  struct stat st {};
+  ::lstat(path.c_str(), &st);
+  return "file closed " + std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) + " " +
+         std::to_string(st.st_size) + " " +
+         std::to_string(static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                        st.st_mtim.tv_nsec) +
+         "\n";
+}
+/// A leftover: the file and an owner record naming `host`, `pid` and its start (collective);
+/// stamped as a run leaves it after closing the file, unless `stamped` is false (a run that
+/// died between writing its record and making the file).
+void leftover(const std::string &path, const std::string &host, long pid, bool stamped = true,
+              long long start = 1) {
   pio::test::write_text(path, "left by a dead run"); // collective
   const auto &me = pio::harness::my_owner_record();
   pio::test::write_text(pio::harness::owner_record_path(path),
                         "pio-bench owner record v1\nrun dead-run\nhost " + host + "\npid " +
-                            std::to_string(pid) + "\nboot " + me.boot_id +
-                            "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\n");
+                            std::to_string(pid) + "\nboot " + me.boot_id + "\nstart " +
+                            std::to_string(start) + "\nstarted_at 2020-01-01T00:00:00Z\ncreated " +
+                            std::to_string(now_ns() - 10000000000LL) + "\n" +
+                            (stamped ? stamp_line(path) : ""));
 }
 /// A pid no process can have: above the kernel's pid_max.
 long dead_pid() {
@@ -146,9 +175,21 @@ TEST_CASE("leftovers of a dead pio-bench run are recognised; unmarked files neve
   pio::test::TempDir dir;
   const std::string data = dir.file("left.dat");
   const auto &me = pio::harness::my_owner_record();
-  SECTION("owner provably gone on this host: removed automatically") {
+  SECTION("owner provably gone on this host: removed automatically, with ROMIO's files") {
     leftover(data, me.host, dead_pid());
+    // ROMIO's shared-file-pointer file of that run; one older than its record; another file's.
+    pio::test::write_text(dir.file(".left.dat.shfp.4711"), "shared pointer");
+    pio::test::write_text(dir.file(".left.dat.shfp.9"), "older than the run");
+    pio::test::write_text(dir.file(".other.dat.shfp.1"), "not next to our file");
+    if (pio::test::rank() == 0) {
+      const timeval old[2] = {{1000000000, 0}, {1000000000, 0}};
+      REQUIRE(::utimes(dir.file(".left.dat.shfp.9").c_str(), old) == 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
     const auto ran = pio::test::run_config(dir, "gone", null_block(data));
+    REQUIRE(all_ranks(!pio::test::exists(dir.file(".left.dat.shfp.4711"))));
+    REQUIRE(all_ranks(text_of(dir.file(".left.dat.shfp.9")) == "older than the run"));
+    REQUIRE(all_ranks(text_of(dir.file(".other.dat.shfp.1")) == "not next to our file"));
     REQUIRE(all_ranks(ran.exit_code == 0));
     REQUIRE(on_root([&] {
       return ran.err.find("removed " + data + ", left behind by pio-bench run dead-run") !=
@@ -187,6 +228,42 @@ TEST_CASE("leftovers of a dead pio-bench run are recognised; unmarked files neve
     const auto ran = pio::test::run_config_with(dir, "foreign", null_block(data), opt);
     REQUIRE(all_ranks(ran.exit_code == 2));
     REQUIRE(all_ranks(text_of(data) == "user data"));
+  }
+  SECTION("owner killed a moment ago and not yet reaped (a zombie): gone, an immediate rerun "
+          "goes on") {
+    pid_t child = 0;
+    long long start = 0;
+    if (pio::test::rank() == 0) {
+      child = ::fork();
+      if (child == 0)
+        for (;;)
+          ::pause();
+      std::ifstream f("/proc/" + std::to_string(child) + "/stat");
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      std::istringstream rest(text.substr(text.rfind(')') + 1));
+      std::string field;
+      for (int i = 3; i <= 22; ++i)
+        rest >> field;
+      start = std::stoll(field);
+      ::kill(child, SIGKILL);
+      for (int i = 0; i < 500; ++i) { // until the kernel shows it dead, never reaping it
+        std::ifstream st("/proc/" + std::to_string(child) + "/stat");
+        std::string all((std::istreambuf_iterator<char>(st)), std::istreambuf_iterator<char>());
+        if (all.find(") Z ") != std::string::npos)
+          break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    MPI_Bcast(&child, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&start, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    leftover(data, me.host, child, true, start);
+    const auto ran = pio::test::run_config(dir, "zombie", null_block(data));
+    if (pio::test::rank() == 0)
+      ::waitpid(child, nullptr, 0);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(
+        on_root([&] { return ran.err.find("which is no longer running") != std::string::npos; }));
+    REQUIRE(all_ranks(!pio::test::exists(data)));
   }
   SECTION("a kept file loses its owner record: it is the user's now") {
     const auto ran = pio::test::run_config(dir, "kept", null_block(data), true);
@@ -290,4 +367,136 @@ TEST_CASE("loading: an API-version mismatch leads the message; a module in two n
     return ran.err.find("module null is provided by both " + a.file("null.so") + " and " +
                         b.file("null.so")) != std::string::npos;
   }));
+}
+
+TEST_CASE("a user's file is never removed on a stale owner record that does not prove it ours",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const std::string data = dir.file("t.dat");
+  const std::string record = pio::harness::owner_record_path(data);
+  const auto &me = pio::harness::my_owner_record();
+  auto refused_and_kept = [&](const pio::test::Ran &ran, const std::string &content,
+                              const std::string &record_text) {
+    return all_ranks(ran.exit_code == 2) && all_ranks(text_of(data) == content) &&
+           all_ranks(text_of(record) == record_text) && on_root([&] {
+             return ran.err.find("test file " + data + " has the owner record " + record) !=
+                        std::string::npos &&
+                    ran.err.find("no longer running") != std::string::npos &&
+                    ran.err.find("pio-harness removes neither") != std::string::npos &&
+                    ran.err.find("remove only the stale record " + record) != std::string::npos;
+           });
+  };
+  SECTION("the user rewrote the file in place, same length (only the mtime differs)") {
+    leftover(data, me.host, dead_pid());
+    const std::string rec = text_of(record);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    pio::test::write_text(data, "MY OWN DATA, KEEP!"); // as long as "left by a dead run"
+    const auto ran = pio::test::run_config(dir, "inplace", null_block(data));
+    REQUIRE(refused_and_kept(ran, "MY OWN DATA, KEEP!", rec));
+    REQUIRE(on_root(
+        [&] { return ran.err.find("was changed after that run left it") != std::string::npos; }));
+    // --clean-stale does not change that: the record proves nothing.
+    pio::harness::RunOptions opt;
+    opt.clean_stale = true;
+    REQUIRE(refused_and_kept(pio::test::run_config_with(dir, "inplace2", null_block(data), opt),
+                             "MY OWN DATA, KEEP!", rec));
+  }
+  SECTION("the user replaced the file by a new one") {
+    leftover(data, me.host, dead_pid());
+    const std::string rec = text_of(record);
+    if (pio::test::rank() == 0)
+      REQUIRE(::unlink(data.c_str()) == 0);
+    pio::test::write_text(dir.file("hold.dat"), "keeps the old inode number in use");
+    pio::test::write_text(data, "a new file of the user's, longer than the old one");
+    const auto ran = pio::test::run_config(dir, "replaced", null_block(data));
+    REQUIRE(refused_and_kept(ran, "a new file of the user's, longer than the old one", rec));
+  }
+  SECTION("the run died before it made the file: a file there now is not proved ours") {
+    leftover(data, me.host, dead_pid(), false);
+    const std::string rec = text_of(record);
+    const auto ran = pio::test::run_config(dir, "unstamped", null_block(data));
+    REQUIRE(refused_and_kept(ran, "left by a dead run", rec));
+  }
+  SECTION("the stamps a run writes prove its own file, and only while it is unchanged") {
+    const std::string mine = dir.file("own." + std::to_string(pio::test::rank()));
+    pio::harness::OwnedFiles files(false, false);
+    files.claim(mine);
+    auto rec = pio::harness::read_owner_record(mine);
+    REQUIRE(all_ranks(rec && !rec->stamped && rec->created_ns > 0));
+    { std::ofstream(mine) << "written by the run"; }
+    files.stamp(mine, true); // opened: device and inode
+    rec = pio::harness::read_owner_record(mine);
+    struct stat st {};
+    ::stat(mine.c_str(), &st);
+    REQUIRE(all_ranks(rec && rec->stamped && rec->open && rec->dev == st.st_dev &&
+                      rec->ino == st.st_ino));
+    { std::ofstream(mine, std::ios::app) << ", more"; }
+    REQUIRE(all_ranks(pio::harness::file_differs(*rec, mine).empty())); // open: still moving
+    files.stamp(mine, false); // closed: size and modification time too
+    rec = pio::harness::read_owner_record(mine);
+    ::stat(mine.c_str(), &st);
+    REQUIRE(all_ranks(rec && !rec->open && rec->size == st.st_size &&
+                      rec->mtime_ns == st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec &&
+                      pio::harness::file_differs(*rec, mine).empty()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    { std::ofstream(mine) << "WRITTEN BY THE RUN, more"; } // same size, later mtime
+    REQUIRE(all_ranks(!pio::harness::file_differs(*rec, mine).empty()));
+    REQUIRE(all_ranks(files.release(mine) && !pio::test::exists(mine) &&
+                      !pio::test::exists(pio::harness::owner_record_path(mine))));
+    REQUIRE(all_ranks(names_with(dir.path(), "pio-tmp").empty()));
+  }
+}
+
+TEST_CASE("a file named <TestFile>.pio-owner that is not an owner record is never removed or "
+          "overwritten",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const std::string data = dir.file("notes.dat");
+  const std::string record = pio::harness::owner_record_path(data);
+  pio::test::write_text(record, "my notes about notes.dat\n");
+  for (bool overwrite : {false, true}) {
+    pio::harness::RunOptions opt;
+    opt.overwrite = overwrite;
+    opt.clean_stale = overwrite;
+    const auto ran = pio::test::run_config_with(dir, "notes", null_block(data), opt);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(all_ranks(text_of(record) == "my notes about notes.dat\n"));
+    REQUIRE(all_ranks(!pio::test::exists(data)));
+    REQUIRE(on_root([&] {
+      return ran.err.find(record + " exists but is not a pio-bench owner record") !=
+                 std::string::npos &&
+             ran.err.find("rename or remove " + record) != std::string::npos;
+    }));
+  }
+}
+
+TEST_CASE("ranks that disagree on a test's work units are stopped before its first unit, "
+          "naming ranks and counts",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const int last = pio::test::size() - 1;
+  // StepTimeout 120: waiting for it instead would fail the test by its own ctest timeout.
+  const auto ran =
+      pio::test::run_config(dir, "units",
+                            "StepTimeout 120\nTestFile " + dir.file("u.dat") +
+                                "\n<ap_module>\nModuleName test_faults\nTests 1\nFailRank " +
+                                std::to_string(last) + "\nUnitsOnFailRank 5\n</ap_module>\n");
+  if (pio::test::size() == 1) { // one rank agrees with itself: 5 units run
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      return ran.results["modules"][0]["tests"][0]["reps"][0]["phases"][0]["units"] == 5;
+    }));
+    return;
+  }
+  REQUIRE(all_ranks(ran.exit_code == 1));
+  const std::string others = last == 1 ? "rank 0" : "ranks 0-" + std::to_string(last - 1);
+  REQUIRE(on_root([&] {
+    const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
+    const std::string msg = t.at("error").at("message");
+    return t.at("error").at("rank") == last && t.at("reps").empty() &&
+           msg.find("disagree on phase 1 before its first work unit: 3 work units on " + others +
+                    ", 5 work units on rank " + std::to_string(last)) != std::string::npos &&
+           msg.find("(fix: a bug in the module") != std::string::npos;
+  }));
+  REQUIRE(all_ranks(!pio::test::exists(dir.file("u.dat"))));
 }

@@ -26,6 +26,7 @@ public:
     bytes_ = ctx.settings.integer("ReturnBytes");
     move_away_ = ctx.settings.has("MoveAway") ? ctx.settings.text("MoveAway") : "";
     hang_ = ctx.settings.flag("Hang");
+    abort_ = ctx.settings.flag("Abort");
     rank_ = ctx.rank;
     if (ctx.validate_only) // the pre-flight check: no file, and faults only in the run
       where_ = "none";
@@ -49,6 +50,9 @@ public:
       t.buffer_size = 8;
       t.file = ctx.settings.flag("UseFile") ? pio::FileUse::Shared : pio::FileUse::None;
       t.phases[0].work_units = 3;
+      // A module bug on one rank: it declares another number of work units than the others.
+      if (ctx.settings.integer("UnitsOnFailRank") > 0 && ctx.rank == fail_rank_)
+        t.phases[0].work_units = ctx.settings.integer("UnitsOnFailRank");
       t.file_suffix = suffix_;
       t.keep_file = ctx.settings.flag("KeepFile");
       group_size_ = static_cast<int>(ctx.settings.integer("GroupSize"));
@@ -147,7 +151,9 @@ private:
       std::raise(SIGSEGV);
     if (exit_)
       std::exit(0); // what a module must never do: the harness must not report success
-    while (hang_)   // a rank stuck for good: the others wait for it at the next collective
+    if (abort_)
+      MPI_Abort(MPI_COMM_WORLD, 3); // nor this: the harness names where it happened
+    while (hang_) // a rank stuck for good: the others wait for it at the next collective
       std::this_thread::sleep_for(std::chrono::seconds(1));
     throw pio::Error(std::string("injected failure in ") + method + " on rank " +
                          std::to_string(rank_),
@@ -161,6 +167,7 @@ private:
   std::int64_t bytes_ = 8;
   std::string move_away_;
   bool hang_ = false;
+  bool abort_ = false;
   std::string suffix_;
   int rank_ = 0;
   std::int64_t test_ = 0;
@@ -192,6 +199,10 @@ pio::ModuleInfo faults_info() {
       {"Hang", pio::DirectiveType::Flag, "off", "never return instead of throwing"},
       {"Segv", pio::DirectiveType::Flag, "off", "raise SIGSEGV instead of throwing"},
       {"Exit", pio::DirectiveType::Flag, "off", "call exit(0) instead of throwing"},
+      {"Abort", pio::DirectiveType::Flag, "off", "call MPI_Abort instead of throwing"},
+      pio::DirectiveSpec{"UnitsOnFailRank", pio::DirectiveType::Integer, "0",
+                         "FailRank declares this many work units per test, the others 3 (0 = 3)"}
+          .at_least(0),
       {"ReturnBytes", pio::DirectiveType::Integer, "8", "what work_unit returns"},
       {"MoveAway", pio::DirectiveType::Text, "",
        "cleanup_module on rank 0 renames this path to PATH.moved"},
