@@ -152,6 +152,11 @@ struct ParseState {
       throw ConfigError(open->block.file, open->block.line, "<ap_module> block without ModuleName",
                         "add ModuleName \"<module>\" inside the block; pio-harness "
                         "--list-modules lists the modules");
+    const ModuleBlock &b = open->block;
+    if (b.sync_at_end && b.timing_scope == "unit" && !(b.stone_wall_wear_out && b.stone_wall > 0))
+      throw ConfigError(b.file, b.line, "SyncAtEnd needs one timed window per phase",
+                        "add TimingScope phase (or StoneWall with StoneWallWearOut on) to the "
+                        "block, or remove SyncAtEnd");
     blocks.push_back(std::move(*open));
     open.reset();
   }

@@ -61,6 +61,8 @@ struct ModuleBlock {
   double settle_time = 0;                       ///< ModuleSettleTime seconds (0 to 86400)
   std::string timing_scope = "unit";            ///< TimingScope: unit or phase (docs/timing.md)
   double stone_wall = 0;                        ///< StoneWall seconds per phase (0 = off)
+  bool stone_wall_wear_out = false;             ///< StoneWallWearOut: IO500's stonewall (timing.md)
+  bool sync_at_end = false;                     ///< SyncAtEnd: one flush after a phase's last unit
   std::string test_file;                        ///< TestFile override ("" = global)
   bool verify = false;                          ///< Verify (global default if absent)
   bool collective = false;                      ///< Collective (global default if absent)

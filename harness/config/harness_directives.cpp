@@ -303,6 +303,29 @@ std::vector<HarnessDirective> make_table() {
                [](BlockDraft &b, const Words &w, const std::string &, int) {
                  b.block.stone_wall = parse_real(w[0]);
                }});
+  t.push_back({{"StoneWallWearOut", T::Flag, "off",
+                "IO500's stonewall (IOR's stoneWallingWearOut): under StoneWall the units run back "
+                "to back in one window (as TimingScope phase), rank 0 stops at the deadline, then "
+                "every rank completes the largest count any rank reached; the stonewall and "
+                "wear-out times are recorded (docs/timing.md)"},
+               S::Block,
+               kExt,
+               "",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.stone_wall_wear_out = parse_flag(w[0]);
+               }});
+  t.push_back({{"SyncAtEnd", T::Flag, "off",
+                "flush the file once after a phase's last unit, inside the timed window, as "
+                "IOR -e does (fsync before close); needs TimingScope phase or StoneWallWearOut "
+                "(docs/timing.md)"},
+               S::Block,
+               kExt,
+               "",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.sync_at_end = parse_flag(w[0]);
+               }});
   t.push_back({{"Label", T::Text, "",
                 "the block's name in the results and on the console (unique in a run); without "
                 "it: the module, its mode, its swept settings and the harness settings it sets "

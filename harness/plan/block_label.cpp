@@ -56,6 +56,8 @@ std::vector<Item> items(const ModulePlan &p) {
   std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
   wall << b.stone_wall;
   out.push_back({"StoneWall", "StoneWall", wall.str()});
+  flag("StoneWallWearOut", b.stone_wall_wear_out);
+  flag("SyncAtEnd", b.sync_at_end);
   if (!b.test_file.empty())
     out.push_back({"TestFile", "TestFile", b.test_file});
   out.push_back({"ModuleReps", "ModuleReps", std::to_string(b.reps)});
@@ -90,7 +92,8 @@ std::string where(const ModuleBlock &b) {
 /// label never depends on the other blocks of the config.
 /// Module directives (sizes, counts...) are left out unless swept: they name the block's tests.
 bool shown_when_derived(const ModuleBlock &b, const Item &it) {
-  if (it.key == "Collective" || it.key == "SyncWrites")
+  if (it.key == "Collective" || it.key == "SyncWrites" || it.key == "StoneWallWearOut" ||
+      it.key == "SyncAtEnd")
     return it.value == "on";
   if (it.key == "FileView")
     return it.value == "off";

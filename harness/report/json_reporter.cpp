@@ -42,7 +42,7 @@ nlohmann::json to_json(const PhaseResult &p) {
   nlohmann::json groups = nlohmann::json::array();
   for (const auto &g : p.groups)
     groups.push_back(to_json(g));
-  return {{"label", p.label},
+  nlohmann::json j = {{"label", p.label},
           {"units", p.units},
           {"bytes", p.bytes},
           {"aggregate_time_s", p.aggregate_time_s},
@@ -57,6 +57,12 @@ nlohmann::json to_json(const PhaseResult &p) {
           {"ops_per_s", p.ops_per_s},
           {"rank_time_s", to_json(p.rank_time_s)},
           {"groups", groups}};
+  if (p.units_at_stop_max > 0) { // StoneWallWearOut
+    j["units_at_stop"] = {{"min", p.units_at_stop_min}, {"max", p.units_at_stop_max}};
+    j["stonewall_time_s"] = p.stonewall_time_s;
+    j["wear_out_time_s"] = p.wear_out_time_s;
+  }
+  return j;
 }
 
 nlohmann::json to_json(const Repetition &r) {

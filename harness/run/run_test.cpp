@@ -47,6 +47,8 @@ LoopControls loop_controls(const ModuleBlock &block) {
   LoopControls c;
   c.scope = parse_timing_scope(block.timing_scope);
   c.stone_wall_s = block.stone_wall;
+  c.wear_out = block.stone_wall_wear_out;
+  c.sync_at_end = block.sync_at_end;
   return c;
 }
 

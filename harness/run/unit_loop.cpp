@@ -6,6 +6,7 @@
 #include <string>
 
 #include "guard/position.hpp"
+#include "pio/mpi_handles.hpp"
 
 namespace pio::harness {
 
@@ -156,8 +157,19 @@ struct Loop {
       error = e;
   }
 
+  /// SyncAtEnd: the flush after the last unit, inside the window; "" or the error.
+  void sync_at_end(std::string &error) {
+    if (!controls.sync_at_end || !unit.test->io)
+      return;
+    heartbeat("sync");
+    std::string e = capture("sync", [&] { unit.test->io->sync(); });
+    if (error.empty())
+      error = e;
+  }
+
   void run_unit_scope();
   void run_phase_scope();
+  void run_wear_out();
 };
 
 void Loop::run_unit_scope() {
@@ -242,6 +254,11 @@ void Loop::run_phase_scope() {
       const std::int64_t next = decide(batch);
       if (next == 0) {
         last = decided = true;
+        if (controls.sync_at_end) { // the flush is timed: an agreement after it ends the window
+          sync_at_end(error);
+          if ((t.failure = agree(sync, error)))
+            return;
+        }
         window_end = MPI_Wtime();
       } else {
         batch = next;
@@ -250,6 +267,7 @@ void Loop::run_phase_scope() {
     }
     if (last) {
       if (!decided) {
+        sync_at_end(error);
         heartbeat_wait();
         // B2, once: a barrier carrying one int ("did anything fail on any rank").
         int failed = error.empty() ? 0 : 1, any = 0;
@@ -276,6 +294,111 @@ void Loop::run_phase_scope() {
   t.failure = agree(sync, pending);
 }
 
+// StoneWallWearOut, IO500's rule (hpc/ior issue 11, IOR's stoneWallingWearOut): the
+// units run back to back with no meeting; the root stops at the deadline (or its unit limit)
+// and tells the others, each of which stops after its current unit; then the ranks agree on
+// the largest count and every rank runs up to it, so a later read finds complete data on every
+// rank. The window covers both parts: the bandwidth counts all bytes over the whole time.
+// Errors follow the phase-scope rule: a failing rank keeps making the loop's calls up to the
+// agreement after the stop; there is no wear-out after a failure.
+void Loop::run_wear_out() {
+  t.wore_out = true;
+  // The stop travels on a communicator of its own: the root posts its broadcast after its
+  // units, the others before theirs, and a module's collective calls on sync must not meet it.
+  MPI_Comm stop_raw = MPI_COMM_NULL;
+  MPI_Comm_dup(sync, &stop_raw);
+  const Comm stop_comm(stop_raw);
+  unit.unit = 0;
+  std::string error;
+  before(error);
+  if ((t.failure = agree(sync, error)))
+    return;
+  const double window_start = MPI_Wtime();
+  double hooks = 0;
+  auto one_unit = [&] {
+    unit.unit = t.units;
+    heartbeat("work_unit");
+    const UnitWork w = work(module, unit);
+    t.own_time += w.own_end - w.start;
+    t.bytes += w.moved;
+    ++t.units;
+    if (controls.listener)
+      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes,
+                                   w.own_end - window_start - hooks);
+    if (error.empty())
+      error = w.error;
+  };
+  auto between_units = [&] {
+    const double hooks_start = MPI_Wtime();
+    after(error);
+    unit.unit = t.units;
+    before(error);
+    hooks += MPI_Wtime() - hooks_start;
+  };
+  // Every rank must make every unit where a unit makes collective calls: collective I/O, and a
+  // file view on a shared file (MPI_File_set_view is collective).
+  const bool lockstep = unit.collective || (unit.test->module->use_file_view &&
+                                            unit.test->spec().file == FileUse::Shared);
+  int stop = 0;
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (!lockstep && sync_rank != 0)
+    MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
+  for (;;) {
+    one_unit();
+    const bool at_limit = setup.max_units > 0 && t.units >= setup.max_units;
+    if (sync_rank == 0 || lockstep) {
+      int now = sync_rank == 0 && (at_limit || MPI_Wtime() - phase_start >= budget()) ? 1 : 0;
+      if (lockstep)
+        MPI_Bcast(&now, 1, MPI_INT, 0, sync);
+      if (now)
+        break;
+    } else {
+      int heard = 0;
+      MPI_Test(&req, &heard, MPI_STATUS_IGNORE);
+      if (heard || at_limit)
+        break;
+    }
+    between_units();
+  }
+  const double stop_time = MPI_Wtime();
+  const double hooks_at_stop = hooks;
+  if (!lockstep) {
+    if (sync_rank == 0) {
+      stop = 1;
+      MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
+    }
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  }
+  heartbeat_wait();
+  if ((t.failure = agree(sync, error)))
+    return;
+  error.clear();
+  MPI_Allreduce(&t.units, &t.units_at_stop_max, 1, MPI_INT64_T, MPI_MAX, sync);
+  MPI_Allreduce(&t.units, &t.units_at_stop_min, 1, MPI_INT64_T, MPI_MIN, sync);
+  while (t.units < t.units_at_stop_max) {
+    between_units();
+    one_unit();
+  }
+  sync_at_end(error);
+  heartbeat_wait();
+  // B2, once: a barrier carrying one int ("did anything fail on any rank").
+  int failed = error.empty() ? 0 : 1, any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
+  const double window_end = MPI_Wtime();
+  if (any) {
+    t.failure = agree(sync, error);
+    return;
+  }
+  t.aggregate_time = window_end - window_start - hooks;
+  t.stonewall_time = stop_time - window_start - hooks_at_stop;
+  t.wear_out_time = t.aggregate_time - t.stonewall_time;
+  MPI_Bcast(&t.stonewall_time, 1, MPI_DOUBLE, 0, sync);
+  MPI_Bcast(&t.wear_out_time, 1, MPI_DOUBLE, 0, sync);
+  std::string pending;
+  after(pending);
+  t.failure = agree(sync, pending);
+}
+
 } // namespace
 
 PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
@@ -292,11 +415,13 @@ PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phas
   t.time_driven = loop.setup.time_driven;
   t.stonewalled = loop.setup.stonewalled;
   t.units_limit = loop.setup.max_units;
-  t.scope = controls.scope;
+  t.scope = loop.setup.stonewalled && controls.wear_out ? TimingScope::Phase : controls.scope;
 
   loop.phase_start = MPI_Wtime();
   if (loop.more_by_count()) {
-    if (controls.scope == TimingScope::Phase)
+    if (loop.setup.stonewalled && controls.wear_out)
+      loop.run_wear_out();
+    else if (controls.scope == TimingScope::Phase)
       loop.run_phase_scope();
     else
       loop.run_unit_scope();

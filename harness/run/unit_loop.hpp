@@ -25,6 +25,8 @@ const char *timing_scope_name(TimingScope scope);
 TimingScope parse_timing_scope(const std::string &text);
 /// "batched" or "per_unit".
 const char *end_check_name(EndCheck check);
+/// The end check of a StoneWall phase in phase scope: IO500's stonewall with wear-out.
+inline constexpr const char *wear_out_check_name = "wear_out";
 
 /// The block's measurement controls for one phase.
 struct LoopControls {
@@ -34,6 +36,11 @@ struct LoopControls {
   double stone_wall_s = 0;
   /// Under StoneWall: at most this many units (0 = none), from the phase before (stonewall_cap).
   std::int64_t unit_cap = 0;
+  /// StoneWallWearOut: a stonewalled phase follows IO500's rule (run_phase), timed as one window.
+  bool wear_out = false;
+  /// SyncAtEnd: phase scope and wear-out flush the file (Interface::sync) once after the last
+  /// unit, before B2, so the flush is timed (IOR -e).
+  bool sync_at_end = false;
   /// Told after every unit (rank 0's live progress); nullptr: nobody listens.
   UnitListener *listener = nullptr;
 };
@@ -52,6 +59,13 @@ struct PhaseTiming {
   double budget = 0;                     ///< the budget when time-driven
   std::int64_t units_limit = 0;          ///< time-driven: the most units it could run (0 = none)
   std::optional<Failure> failure;        ///< set on every rank if any rank failed in the phase
+  /// StoneWallWearOut (IO500's rule): the ranks stopped on the root's decision with
+  /// their own counts, then every rank ran up to the largest (wear-out).
+  bool wore_out = false;
+  std::int64_t units_at_stop_min = 0; ///< wore_out: fewest units any rank had run at the stop
+  std::int64_t units_at_stop_max = 0; ///< wore_out: most units (what every rank completed)
+  double stonewall_time = 0; ///< wore_out: root's window from B1 to its stop, less the hooks
+  double wear_out_time = 0;  ///< wore_out: the rest of the window (aggregate - stonewall)
 };
 
 /// Runs the phase's work units; `sync` holds every rank taking part in the test (all its groups),
@@ -64,7 +78,10 @@ struct PhaseTiming {
 /// time-driven phases (the module's budget or the block's StoneWall) end by the phase's
 /// end_check, the root deciding from the phase's elapsed wall time (its clock, read after an
 /// agreement, untimed parts included, so time-driven phases fit a scheduled time) and
-/// broadcasting its decision.
+/// broadcasting its decision. StoneWall with controls.wear_out follows IO500's rule instead (no
+/// meeting between units): the root checks its clock after each unit and broadcasts the stop (a
+/// non-blocking broadcast the others test after each unit; collective I/O: a broadcast after
+/// every unit, as IOR does), then every rank runs up to the largest count any rank reached.
 PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
                       bool collective, const LoopControls &controls = {});
 

@@ -44,6 +44,12 @@ struct PhaseResult {
   std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
   bool stonewalled = false;      ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
+  /// end_check "wear_out" (StoneWallWearOut, IO500's rule): units per rank at the stop (min,
+  /// max: every rank completed max), the window up to the stop and the wear-out after it.
+  std::int64_t units_at_stop_min = 0;
+  std::int64_t units_at_stop_max = 0;
+  double stonewall_time_s = 0;
+  double wear_out_time_s = 0;
   double bandwidth_MiBps = 0;    ///< bytes / aggregate time
   std::int64_t ops = 0;          ///< Merit::Operations: operations by all ranks (bytes stays 0)
   double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time

@@ -1,9 +1,11 @@
 #include "item_ops.hpp"
 
 #include <fcntl.h>
+#include <mpi.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -82,6 +84,68 @@ void remove_item(const char *path) {
 }
 
 bool remove_if_present(const char *path) { return ::unlink(path) == 0 || errno == ENOENT; }
+
+namespace {
+
+[[noreturn]] void fail_mpi(const char *call, const char *path, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  throw Error(std::string(call) + " " + path + ": " + std::string(text, static_cast<size_t>(len)),
+              "check the test directory's file system (space, inodes, permissions); nothing "
+              "else may write into the test directory during the run");
+}
+
+/// One MPI-IO transfer of `size` bytes at offset 0 (in pieces below 2 GiB), then the close.
+void transfer_and_close(MPI_File fh, const char *path, char *buf, std::int64_t size, bool write) {
+  std::int64_t done = 0;
+  int rc = MPI_SUCCESS;
+  while (done < size && rc == MPI_SUCCESS) {
+    const int n = static_cast<int>(std::min<std::int64_t>(size - done, 1 << 30));
+    MPI_Status st;
+    rc = write ? MPI_File_write_at(fh, done, buf + done, n, MPI_BYTE, &st)
+               : MPI_File_read_at(fh, done, buf + done, n, MPI_BYTE, &st);
+    int got = 0;
+    if (rc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_BYTE, &got), got != n)) {
+      MPI_File_close(&fh);
+      throw Error(std::string(write ? "MPI_File_write_at " : "MPI_File_read_at ") + path + ": " +
+                      std::to_string(done + got) + " of " + std::to_string(size) + " bytes",
+                  "nothing else may write into the test directory during the run");
+    }
+    done += n;
+  }
+  if (rc != MPI_SUCCESS) {
+    MPI_File_close(&fh);
+    fail_mpi(write ? "MPI_File_write_at" : "MPI_File_read_at", path, rc);
+  }
+  if ((rc = MPI_File_close(&fh)) != MPI_SUCCESS)
+    fail_mpi("MPI_File_close", path, rc);
+}
+
+} // namespace
+
+void create_item_mpiio(const char *path, const char *data, std::int64_t size) {
+  MPI_File fh = MPI_FILE_NULL;
+  const int rc = MPI_File_open(
+      MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+  if (rc != MPI_SUCCESS)
+    fail_mpi("MPI_File_open(CREATE|EXCL)", path, rc);
+  transfer_and_close(fh, path, const_cast<char *>(data), size, true);
+}
+
+void read_item_mpiio(const char *path, char *buf, std::int64_t size) {
+  MPI_File fh = MPI_FILE_NULL;
+  const int rc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  if (rc != MPI_SUCCESS)
+    fail_mpi("MPI_File_open(RDONLY)", path, rc);
+  transfer_and_close(fh, path, buf, size, false);
+}
+
+void remove_item_mpiio(const char *path) {
+  const int rc = MPI_File_delete(path, MPI_INFO_NULL);
+  if (rc != MPI_SUCCESS)
+    fail_mpi("MPI_File_delete", path, rc);
+}
 
 ItemPaths::ItemPaths(const Geometry &g, int owner)
     : g_(&g), owner_(owner), dirs_(g.directories(owner)) {

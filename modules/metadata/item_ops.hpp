@@ -22,6 +22,15 @@ void remove_item(const char *path);
 /// unlink if it exists (cleanup: ENOENT is fine); false on any other failure.
 bool remove_if_present(const char *path);
 
+/// The same operations through MPI-IO (ItemCalls mpiio; IOR's MPIIO backend of mdtest -a
+/// MPIIO): MPI_File_open(MPI_COMM_SELF, CREATE | EXCL | WRONLY), MPI_File_write_at(0) of `size`
+/// bytes when size > 0, MPI_File_close.
+void create_item_mpiio(const char *path, const char *data, std::int64_t size);
+/// MPI_File_open(MPI_COMM_SELF, RDONLY), MPI_File_read_at(0) of `size` bytes, MPI_File_close.
+void read_item_mpiio(const char *path, char *buf, std::int64_t size);
+/// MPI_File_delete.
+void remove_item_mpiio(const char *path);
+
 /// Builds item paths without allocating inside the timed loop: the tree's directory names
 /// are made once, each path is printed into one buffer.
 class ItemPaths {

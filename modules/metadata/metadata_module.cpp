@@ -53,6 +53,7 @@ public:
     shift_ = s.integer("RankShift");
     stonewall_s_ = s.real("StonewallTime");
     keep_ = s.flag("KeepTree");
+    mpiio_ = s.text("ItemCalls") == "mpiio";
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
     find_all_ = s.text("FindRanks") == "all";
@@ -77,7 +78,8 @@ public:
                   {"branching", std::to_string(g_.branching)},
                   {"file_size", std::to_string(size_)},
                   {"rank_shift", std::to_string(shift_)},
-                  {"stonewall_s", std::to_string(stonewall_s_)}};
+                  {"stonewall_s", std::to_string(stonewall_s_)},
+                  {"item_calls", mpiio_ ? "mpiio" : "posix"}};
       if (op == Op::Find)
         t.params["find"] = rule_.name_glob + " size " + std::to_string(rule_.size) + " ranks " +
                            (find_all_ ? "all" : "one");
@@ -119,9 +121,8 @@ public:
     case Op::Create: {
       ItemPaths paths(g_, rank_);
       attempted_ = g_.items;
-      const StonewallOutcome o =
-          run_stonewalled(comm_, g_.items, stonewall_s_,
-                          [&](std::int64_t i) { create_item(paths.path(i), data_.data(), size_); });
+      const StonewallOutcome o = run_stonewalled(comm_, g_.items, stonewall_s_,
+                                                 [&](std::int64_t i) { create(paths.path(i)); });
       count_ = o.any_error ? std::max(count_, o.max_at_stop) : o.max_at_stop;
       if (!o.error.empty())
         throw pio::Error(o.error, "see the message");
@@ -135,14 +136,13 @@ public:
     case Op::Read: {
       ItemPaths paths(g_, shifted(op));
       for (std::int64_t i = 0; i < count_; ++i)
-        op == Op::Stat ? stat_item(paths.path(i), size_)
-                       : read_item(paths.path(i), buf_.data(), size_);
+        op == Op::Stat ? stat_item(paths.path(i), size_) : read(paths.path(i));
       return count_;
     }
     case Op::Remove: {
       ItemPaths paths(g_, rank_);
       for (std::int64_t i = 0; i < count_; ++i)
-        remove_item(paths.path(i));
+        mpiio_ ? remove_item_mpiio(paths.path(i)) : remove_item(paths.path(i));
       const std::int64_t removed = count_;
       count_ = 0;
       return removed;
@@ -202,6 +202,15 @@ public:
   }
 
 private:
+  /// One item's create / read in the block's ItemCalls (stat is POSIX's in both: MPI-IO has
+  /// none; mdtest's MPIIO backend stats through POSIX too).
+  void create(const char *path) {
+    mpiio_ ? create_item_mpiio(path, data_.data(), size_) : create_item(path, data_.data(), size_);
+  }
+  void read(const char *path) {
+    mpiio_ ? read_item_mpiio(path, buf_.data(), size_) : read_item(path, buf_.data(), size_);
+  }
+
   /// The rank whose items this rank works on: mdtest -N, so that a client's cache of what it
   /// created itself does not answer the stat or read (only with more than one rank).
   int shifted(Op op) const {
@@ -218,7 +227,7 @@ private:
       if (op == Op::Create) {
         attempted_ = g_.items;
         for (std::int64_t i = 0; i < g_.items; ++i)
-          create_item(paths.path(i), data_.data(), size_);
+          create(paths.path(i));
         count_ = g_.items;
       } else {
         for (std::int64_t i = 0; i < count_; ++i)
@@ -234,7 +243,7 @@ private:
   Geometry g_;
   std::int64_t size_ = 0, shift_ = 1;
   double stonewall_s_ = 0;
-  bool keep_ = false, find_all_ = true;
+  bool keep_ = false, find_all_ = true, mpiio_ = false;
   FindRule rule_;
   std::vector<Op> ops_;
   std::vector<char> data_, buf_;
@@ -288,6 +297,14 @@ pio::ModuleInfo info() {
                          "all",
                          "find: all ranks share the walk, or one (rank 0) walks it",
                          {"all", "one"}},
+      pio::DirectiveSpec{"ItemCalls",
+                         T::Text,
+                         "posix",
+                         "how create / read / remove open, move and close an item: posix "
+                         "(open, write/read, close, unlink) or mpiio (MPI_File_open on "
+                         "MPI_COMM_SELF, write_at/read_at, MPI_File_close, MPI_File_delete); "
+                         "stat is POSIX's in both",
+                         {"posix", "mpiio"}},
       pio::DirectiveSpec{"KeepTree", T::Flag, "off",
                          "leave the items and directories after the block (they are then yours)"}};
   return m;

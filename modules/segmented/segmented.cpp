@@ -10,6 +10,8 @@
 //   segment length  S = U * B; the file holds segments 0..P-1 after the header
 //   segment of rank r: s(r) = r (Assignment rank), P-1-r (reverse) or (r+1) mod P (rotate)
 //   extent of unit u: H + s(r)*S + u*B, length B (each unit the next B bytes of the segment)
+// FilePerProcess on: each segment is a file of its own ("<TestFile>.<rank>", IOR -F, IO500's
+// ior-easy): s(r) = 0 in every rank's file, Assignment has no say.
 // The temporal modes (§3.4.2) and the I/O itself are the engine's
 // (pio/patterns/pattern_module.hpp).
 
@@ -47,8 +49,9 @@ Assignment parse_assignment(std::string text) {
 class SegmentedGeometry : public ContiguousUnitGeometry {
 public:
   SegmentedGeometry(Assignment a, int ranks, std::int64_t header, std::int64_t buffer,
-                    std::int64_t units)
-      : assignment_(a), ranks_(ranks), header_(header), buffer_(buffer), units_(units) {}
+                    std::int64_t units, bool per_process)
+      : assignment_(a), ranks_(ranks), header_(header), buffer_(buffer), units_(units),
+        per_process_(per_process) {}
 
   Extent extent(int rank, std::int64_t unit) const override {
     return {header_ + segment_of(rank) * units_ * buffer_ + unit * buffer_, buffer_};
@@ -56,6 +59,8 @@ public:
 
 private:
   std::int64_t segment_of(int rank) const {
+    if (per_process_)
+      return 0;
     switch (assignment_) {
     case Assignment::Rank:
       return rank;
@@ -69,6 +74,7 @@ private:
   Assignment assignment_;
   int ranks_;
   std::int64_t header_, buffer_, units_;
+  bool per_process_;
 };
 
 class Segmented : public PatternModule {
@@ -76,15 +82,20 @@ protected:
   std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const std::string assignment = ctx.settings.text("Assignment");
     const Assignment a = parse_assignment(assignment);
+    const bool per_process = ctx.settings.flag("FilePerProcess");
     std::vector<PatternTest> tests;
     for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
       // P segments of WorkUnits x buffer size bytes after the header.
-      checked_file_end(header_offset(), ctx.size,
+      checked_file_end(header_offset(), per_process ? 1 : ctx.size,
                        checked_mul(work_units(), size, "BufferSizes", "one segment"),
                        "BufferSizes");
-      PatternTest t{
-          pattern_spec(format_size(size), size),
-          std::make_shared<SegmentedGeometry>(a, ctx.size, header_offset(), size, work_units())};
+      PatternTest t{pattern_spec(format_size(size), size),
+                    std::make_shared<SegmentedGeometry>(a, ctx.size, header_offset(), size,
+                                                        work_units(), per_process)};
+      if (per_process) {
+        t.spec.file = FileUse::FilePerProcess;
+        t.spec.params["file_use"] = to_string(t.spec.file);
+      }
       t.spec.params["assignment"] = assignment;
       t.spec.params["segment"] = std::to_string(size * work_units());
       tests.push_back(std::move(t));
@@ -102,6 +113,8 @@ std::vector<DirectiveSpec> directives() {
                "which segment each rank gets: rank (segment r), reverse (segment P-1-r), "
                "rotate (segment (r+1) mod P)",
                {"rank", "reverse", "rotate"}});
+  d.push_back({"FilePerProcess", DirectiveType::Flag, "off",
+               "each rank's segment in a file of its own, <TestFile>.<rank> (IOR -F)"});
   return d;
 }
 

@@ -48,7 +48,7 @@ def _doc(write_s):
         io("ior-hard-write", 8192),
         md("mdtest-hard", [("create", 64000), ("find", 1000), ("stat", 4000), ("read", 16000),
                            ("remove", 64000)]),
-        io("ior-easy-read", 4096), io("ior-hard-read", 16384)]}
+        io("ior-easy-read", 4096), io("ior-hard-read", 16384), io("ior-rnd4K-easy-read", 512)]}
 
 
 def test_phases_units_and_order():
@@ -58,6 +58,9 @@ def test_phases_units_and_order():
     assert ph["ior-hard-read"][1:3] == (16.0, "GiB/s")  # 16384 MiB/s
     assert ph["mdtest-easy-write"][1:3] == (2.0, "kIOPS")  # median of 1000, 3000, 2000 ops/s
     assert ph["find"][1] == pytest.approx(2.0)
+    # ior-rnd4K-easy-read is listed last, in GiB/s, and left out of the score (IO500_NO_SCORE).
+    assert ph["ior-rnd4K-easy-read"] == ("ior-rnd4K-easy-read", 0.5, "GiB/s", 400.0, False)
+    assert all(r[4] for r in rows if r[0] != "ior-rnd4K-easy-read")
     assert bw == pytest.approx(1024 ** 0.25 * 2 / 2)  # 2, 8, 4, 16 GiB/s
     assert md == pytest.approx(io500.geomean([2, 128, 2, 8, 8, 32, 32, 128]))
     assert s == pytest.approx(math.sqrt(bw * md))
@@ -71,4 +74,6 @@ def test_short_run_is_marked_not_valid(tmp_path):
                           str(p)], capture_output=True, text=True, check=True).stdout
     assert "[SCORE ]" in out
     assert "NOT a valid IO500 result" in out
-    assert "[RESULT] ior-easy-write" in out
+    # IO500's own line format (src/main.c): " %20s %15s %s : time %.3f seconds".
+    assert "[RESULT]       ior-easy-write        2.000000 GiB/s : time 2.000 seconds" in out
+    assert "[      ]  ior-rnd4K-easy-read        0.500000 GiB/s : time 2.000 seconds" in out

@@ -54,7 +54,7 @@ def test_profile_errors_name_the_line(tmp_path):
     assert size("64K") == 65536 and size("16M") == 16 << 20 and size("4096") == 4096
 
 
-@pytest.mark.parametrize("name", ["checkpoint", "out-of-core", "visualisation"])
+@pytest.mark.parametrize("name", ["checkpoint", "out-of-core", "visualisation", "io500"])
 def test_shipped_profiles_score_a_recorded_run(tool, name, capsys):
     assert os.path.exists(os.path.join(TOOLS, "profiles", f"{name}.profile"))
     assert tool("pio-score").main([data("aa1.json"), "--profile", name]) == 0
@@ -68,3 +68,56 @@ def test_no_matching_test_is_an_error(tool, tmp_path, capsys):
         tool("pio-score").main([write_doc(tmp_path / "r.json", DOC), "--profile", prof])
     assert e.value.code == 2
     assert "no test" in capsys.readouterr().err
+
+
+def _io500_doc():
+    """A run shaped like conf/io500.conf: the four ior phases (2, 8, 4, 16 GiB/s), the
+    unscored 4 KiB random read, and 8 metadata phases of 1, 4, 16, 64, 1, 4, 16, 64 kIOPS."""
+    doc = make_doc({("segmented", "ior-easy-write", "2M", "write", 2 << 20): [2048.0],
+                    ("simple_strided", "ior-hard-write", "47008", "write", 47008): [8192.0],
+                    ("segmented", "ior-easy-read", "2M", "read", 2 << 20): [4096.0],
+                    ("simple_strided", "ior-hard-read", "47008", "read", 47008): [16384.0],
+                    ("random_offsets", "ior-rnd4K-easy-read", "4K", "read", 4096): [1.0]})
+    md = [("mdtest-easy", "easy", p) for p in ("create", "stat", "remove")] + \
+         [("mdtest-hard", "hard", p) for p in ("create", "find", "stat", "read", "remove")]
+    rates = [1000.0, 4000.0, 16000.0, 64000.0, 1000.0, 4000.0, 16000.0, 64000.0]
+    for (label, mode, phase), rate in zip(md, rates):
+        block = next((b for b in doc["modules"] if b["label"] == label), None)
+        if block is None:
+            block = {"module": "metadata", "module_name": "metadata", "label": label,
+                     "config": "x.conf:1", "output": "table", "reps": 1, "settings": {},
+                     "error": None, "figure": None, "tests": []}
+            doc["modules"].append(block)
+        block["tests"].append({
+            "index": len(block["tests"]), "label": f"{mode} {phase}", "buffer_size": 0,
+            "rate_unit": "ops/s", "file_use": "none", "procs": 2, "error": None,
+            "params": {"mode": mode, "phase": phase},
+            "reps": [{"rep": 0, "units": 1, "ops": 1000, "aggregate_time_s": 1000 / rate,
+                      "ops_per_s": rate, "bandwidth_MiBps": 0.0}]})
+    return doc
+
+
+def test_io500_profile_scores_as_io500_by_hand(tool, tmp_path):
+    from piotools import io500, results
+    path = write_doc(tmp_path / "io500.json", _io500_doc())
+    s = tool("pio-score").score(results.load(path), Profile(os.path.join(TOOLS, "profiles",
+                                                                          "io500.profile")))
+    # bandwidth (2 * 8 * 4 * 16)^(1/4) GiB/s, metadata 8 kIOPS, score sqrt of the product.
+    assert s["scores"]["GiB/s"] == pytest.approx(1024 ** 0.25)
+    assert s["scores"]["kIOPS"] == pytest.approx(8.0)
+    assert s["score"] == pytest.approx(6.727171, rel=1e-6)
+    assert [e["block"] for e in s["unweighted"]] == ["ior-rnd4K-easy-read"]
+    # The same run through pio-io500's own reading of the phases gives the same three figures.
+    _, (bw, md, score), _ = io500.summary(results.load(path))
+    assert (bw, md, score) == pytest.approx((s["scores"]["GiB/s"], s["scores"]["kIOPS"],
+                                             s["score"]))
+    # A failed (zero) phase makes the combined score 0, as in IO500.
+    assert Profile(os.path.join(TOOLS, "profiles", "io500.profile")).combined(
+        {"GiB/s": 0.0, "kIOPS": 8.0}) == 0.0
+
+
+def test_units_and_combine_lines_are_checked(tmp_path):
+    with pytest.raises(ProfileError, match=r"p.profile:1: unknown unit 'GB/s'"):
+        Profile(profile(tmp_path, "Units GB/s\n* * * 1\n"))
+    with pytest.raises(ProfileError, match=r"p.profile:1: expected 'Combine none'"):
+        Profile(profile(tmp_path, "Combine mean\n* * * 1\n"))

@@ -9,9 +9,13 @@ import math
 BW_PHASES = ["ior-easy-write", "ior-hard-write", "ior-easy-read", "ior-hard-read"]
 MD_PHASES = ["mdtest-easy-write", "mdtest-hard-write", "find", "mdtest-easy-stat",
              "mdtest-hard-stat", "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete"]
+# Listed in the summary but not scored (IO500's IO500_NO_SCORE group, src/main.c prints them as
+# "[      ]" lines): the 4 KiB random read of ior-easy's files (hpc/io500
+# src/phase_ior_rnd4k_easy_read.c).
+UNSCORED = ["ior-rnd4K-easy-read"]
 ORDER = ["ior-easy-write", "mdtest-easy-write", "ior-hard-write", "mdtest-hard-write", "find",
          "ior-easy-read", "mdtest-easy-stat", "ior-hard-read", "mdtest-hard-stat",
-         "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete"]
+         "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete", "ior-rnd4K-easy-read"]
 # The metadata module's phase -> IO500's word.
 _MD_WORD = {"create": "write", "stat": "stat", "read": "read", "remove": "delete"}
 # IO500's minimum for a write phase (seconds): shorter runs are not valid IO500 results.
@@ -55,16 +59,17 @@ def phases(doc):
                 name = "find" if phase == "find" else \
                     label + "-" + _MD_WORD.get(phase, phase)
                 out[name] = (_median([r["ops_per_s"] for r in reps]) / 1000.0, "kIOPS", secs)
-            elif label in BW_PHASES:
+            elif label in BW_PHASES or label in UNSCORED:
                 out[label] = (_median([r["bandwidth_MiBps"] for r in reps]) / 1024.0, "GiB/s",
                               secs)
     return out
 
 
 def summary(doc):
-    """IO500's result summary: rows (phase, value, unit, seconds), the three scores, notes."""
+    """IO500's result summary: rows (phase, value, unit, seconds, scored), the three scores,
+    notes."""
     ph = phases(doc)
-    rows = [(p,) + ph[p] for p in ORDER if p in ph]
+    rows = [(p,) + ph[p] + (p not in UNSCORED,) for p in ORDER if p in ph]
     bw = {p: ph[p][0] for p in BW_PHASES if p in ph}
     md = {p: ph[p][0] for p in MD_PHASES if p in ph}
     s_bw, s_md, s = score(bw, md)

@@ -6,10 +6,20 @@ A profile is a text file; '#' starts a comment. `Name TEXT` names it; every othe
 mode (read, write, read-modify-write, re-read, re-write) or *, SIZE a buffer size (64K), an
 inclusive range (64K..16M) or *, WEIGHT a number >= 0. A test falls under the FIRST
 rule that matches it (so put specific rules before general ones), and a rule's weight is shared
-equally by the tests under it; a test no rule matches has weight 0 and is listed as unweighted."""
+equally by the tests under it; a test no rule matches has weight 0 and is listed as unweighted.
+
+Two optional lines make one score of the per-unit scores (IO500's rule, io500.profile):
+`Units GiB/s kIOPS` states the per-unit scores in GiB/s (MiB/s / 1024) and kIOPS (ops/s /
+1000), and `Combine geomean` makes the score the geometric mean of the per-unit scores
+(sqrt(bandwidth x metadata) for two)."""
+import math
 import re
 
 SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+# `Units` words: the unit a per-unit score is stated in, from the unit it is measured in.
+UNIT_SCALES = {"GiB/s": ("MiB/s", 1.0 / 1024), "MiB/s": ("MiB/s", 1.0),
+               "kIOPS": ("ops/s", 1.0 / 1000), "ops/s": ("ops/s", 1.0)}
+COMBINES = ("none", "geomean")
 
 
 class ProfileError(Exception):
@@ -62,6 +72,8 @@ class Profile:
             raise ProfileError(str(e)) from e
         self.name = path
         self.rules = []
+        self.units = {}  # measured unit -> (stated unit, factor)
+        self.combine = "none"
         for n, line in enumerate(self.text.splitlines(), 1):
             words = line.split("#", 1)[0].split()
             if not words:
@@ -69,6 +81,20 @@ class Profile:
             where = f"{path}:{n}"
             if words[0] == "Name":
                 self.name = " ".join(words[1:]).strip('"')
+                continue
+            if words[0] == "Units":
+                for w in words[1:]:
+                    if w not in UNIT_SCALES:
+                        raise ProfileError(f"{where}: unknown unit {w!r} (use one of "
+                                           f"{', '.join(UNIT_SCALES)})")
+                    measured, factor = UNIT_SCALES[w]
+                    self.units[measured] = (w, factor)
+                continue
+            if words[0] == "Combine":
+                if len(words) != 2 or words[1] not in COMBINES:
+                    raise ProfileError(f"{where}: expected 'Combine none' or 'Combine geomean', "
+                                       f"got {line!r}")
+                self.combine = words[1]
                 continue
             if len(words) != 4:
                 raise ProfileError(f"{where}: expected 'PATTERN MODE SIZE WEIGHT', got {line!r}")
@@ -81,6 +107,20 @@ class Profile:
                 raise ProfileError(f"{where}: {e}") from e
         if not self.rules:
             raise ProfileError(f"{path}: no weight rules")
+
+    def stated(self, unit, value):
+        """(unit, value) of a per-unit score as the profile states it (Units)."""
+        name, factor = self.units.get(unit, (unit, 1.0))
+        return name, value * factor
+
+    def combined(self, scores):
+        """The one score of {unit: score} by Combine (None for `none`): the geometric mean."""
+        if self.combine != "geomean" or not scores:
+            return None
+        values = list(scores.values())
+        if min(values) <= 0:
+            return 0.0
+        return math.exp(sum(math.log(v) for v in values) / len(values))
 
     def weight(self, module, mode, nbytes):
         """(weight, rule) of the first matching rule, or (0, None)."""

@@ -66,72 +66,79 @@ std::map<std::string, long> expected_tree(pio::metadata::Geometry g, int ranks, 
 
 } // namespace
 
-TEST_CASE("create makes exactly the tree the geometry says, easy and hard") {
+TEST_CASE("create makes exactly the tree the geometry says, easy and hard, POSIX and MPI-IO") {
   pio::test::TempDir dir;
-  for (const std::string mode : {"easy", "hard"}) {
-    const std::string top = dir.file("md-" + mode);
-    const auto ran =
-        pio::test::run_config(dir, "create-" + mode,
-                              block(top, "Mode " + mode +
-                                             "\nItems 23\nDepth 2\nBranching 3\nFileSize 37\n"
-                                             "Phases create\nKeepTree on\n"));
-    REQUIRE(all_ranks(ran.exit_code == 0));
-    REQUIRE(on_root([&] {
-      pio::metadata::Geometry g;
-      g.top = top;
-      g.layout = mode == "hard" ? pio::metadata::Layout::Hard : pio::metadata::Layout::Easy;
-      g.items = 23;
-      g.depth = 2;
-      g.branching = 3;
-      CHECK(g.nodes() == 13);
-      const auto want = expected_tree(g, pio::test::size(), 37, 23);
-      const auto have = tree_of(top);
-      CHECK(have == want);
-      const auto &test = ran.results["modules"][0]["tests"][0];
-      CHECK(test["rate_unit"] == "ops/s");
-      CHECK(test["reps"][0]["ops"] == 23 * pio::test::size());
-      CHECK(test["reps"][0]["bytes"] == 0);
-      CHECK(test["reps"][0]["ops_per_s"].get<double>() > 0);
-      return have == want;
-    }));
-  }
+  for (const std::string calls : {"posix", "mpiio"})
+    for (const std::string mode : {"easy", "hard"}) {
+      INFO("ItemCalls " << calls);
+      const std::string top = dir.file("md-" + mode + "-" + calls);
+      const auto ran =
+          pio::test::run_config(dir, "create-" + mode + "-" + calls,
+                                block(top, "Mode " + mode +
+                                               "\nItems 23\nDepth 2\nBranching 3\nFileSize 37\n"
+                                               "Phases create\nKeepTree on\nItemCalls " +
+                                               calls + "\n"));
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        pio::metadata::Geometry g;
+        g.top = top;
+        g.layout = mode == "hard" ? pio::metadata::Layout::Hard : pio::metadata::Layout::Easy;
+        g.items = 23;
+        g.depth = 2;
+        g.branching = 3;
+        CHECK(g.nodes() == 13);
+        const auto want = expected_tree(g, pio::test::size(), 37, 23);
+        const auto have = tree_of(top);
+        CHECK(have == want);
+        const auto &test = ran.results["modules"][0]["tests"][0];
+        CHECK(test["rate_unit"] == "ops/s");
+        CHECK(test["reps"][0]["ops"] == 23 * pio::test::size());
+        CHECK(test["reps"][0]["bytes"] == 0);
+        CHECK(test["reps"][0]["ops_per_s"].get<double>() > 0);
+        return have == want;
+      }));
+    }
 }
 
 TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else touched") {
   pio::test::TempDir dir;
   pio::test::write_text(dir.file("sentinel"), "not ours\n");
-  for (const std::string mode : {"easy", "hard"}) {
-    const std::string top = dir.file("md-" + mode);
-    const auto ran = pio::test::run_config(
-        dir, "all-" + mode,
-        block(top, "Mode " + mode +
-                       "\nItems 17\nDepth 1\nBranching 2\nFileSize 3901\n"
-                       "Phases create stat find read remove\nFindSize 3901\nFindName *.1*\n"
-                       "ModuleReps 2\n"));
-    REQUIRE(all_ranks(ran.exit_code == 0));
-    REQUIRE(on_root([&] {
-      const int n = pio::test::size();
-      const auto &tests = ran.results["modules"][0]["tests"];
-      CHECK(tests.size() == 5);
-      for (const auto &t : tests) {
-        CHECK(t["rate_unit"] == "ops/s");
-        CHECK(t["reps"].size() == 2);
-        for (const auto &rep : t["reps"]) {
-          const std::string phase = t["params"]["phase"];
-          // find scans every entry below the test directory: the files and the directories
-          // (easy: a base and 2 subdirectories per rank; hard: one shared tree of 3).
-          const long dirs = mode == "easy" ? 3L * n : 3L;
-          const long want = phase == "find" ? 17L * n + dirs : 17L * n;
-          CHECK(rep["ops"] == want);
+  for (const std::string calls : {"posix", "mpiio"})
+    for (const std::string mode : {"easy", "hard"}) {
+      INFO("ItemCalls " << calls);
+      const std::string top = dir.file("md-" + mode);
+      const auto ran = pio::test::run_config(
+          dir, "all-" + mode + "-" + calls,
+          block(top, "Mode " + mode +
+                         "\nItems 17\nDepth 1\nBranching 2\nFileSize 3901\n"
+                         "Phases create stat find read remove\nFindSize 3901\nFindName *.1*\n"
+                         "ModuleReps 2\nItemCalls " +
+                         calls + "\n"));
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const int n = pio::test::size();
+        const auto &tests = ran.results["modules"][0]["tests"];
+        CHECK(tests.size() == 5);
+        for (const auto &t : tests) {
+          CHECK(t["rate_unit"] == "ops/s");
+          CHECK(t["params"]["item_calls"] == calls);
+          CHECK(t["reps"].size() == 2);
+          for (const auto &rep : t["reps"]) {
+            const std::string phase = t["params"]["phase"];
+            // find scans every entry below the test directory: the files and the directories
+            // (easy: a base and 2 subdirectories per rank; hard: one shared tree of 3).
+            const long dirs = mode == "easy" ? 3L * n : 3L;
+            const long want = phase == "find" ? 17L * n + dirs : 17L * n;
+            CHECK(rep["ops"] == want);
+          }
         }
-      }
-      CHECK(ran.out.find("ops/s") != std::string::npos);
-      CHECK(!pio::test::exists(top));
-      CHECK(!pio::test::exists(top + ".pio-owner"));
-      CHECK(pio::test::read_bytes(dir.file("sentinel")).size() == 9);
-      return !pio::test::exists(top);
-    }));
-  }
+        CHECK(ran.out.find("ops/s") != std::string::npos);
+        CHECK(!pio::test::exists(top));
+        CHECK(!pio::test::exists(top + ".pio-owner"));
+        CHECK(pio::test::read_bytes(dir.file("sentinel")).size() == 9);
+        return !pio::test::exists(top);
+      }));
+    }
 }
 
 TEST_CASE("a test directory holding a foreign entry is refused and left alone") {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -348,4 +349,84 @@ TEST_CASE("ReorderTasks: every rank reads data another rank wrote", "[patterns_a
 TEST_CASE("segmented: bad directives are clear errors", "[patterns_a][segmented]") {
   expect_limit_error("segmented", "  WorkUnits -2\n", "WorkUnits");
   expect_failure("segmented", "  Assignment sideways\n", "sideways");
+}
+
+// --- segmented FilePerProcess (IOR -F, IO500's ior-easy) -----------------------------------------
+
+TEST_CASE("segmented: FilePerProcess gives each rank a file of its own segment",
+          "[patterns_a][segmented]") {
+  // Each rank's file: the header, then WorkUnits x buffer bytes of its own stamps.
+  run_all_modes(
+      "segmented", "  BufferSizes 512\n  WorkUnits 3\n  HeaderOffset 10\n  FilePerProcess on\n",
+      [](const std::string &) { return true; },
+      [](const std::string &, int r) {
+        return Image{10 + 3 * 512, [r](std::int64_t o) { return o >= 10 ? r : -1; }};
+      });
+}
+
+// --- random offsets (IO500's ior-rnd4K, IOR -z -z) -----------------------------------------------
+
+/// The blocks rank r touches, computed here from the definition: output u of splitmix64 seeded
+/// with Seed + r * 2^32, mod the file's blocks.
+std::vector<std::int64_t> random_blocks(std::uint64_t seed, int r, std::int64_t units,
+                                        std::int64_t blocks) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t u = 0; u < units; ++u) {
+    std::uint64_t z = seed + (static_cast<std::uint64_t>(r) << 32) +
+                      static_cast<std::uint64_t>(u + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    out.push_back(static_cast<std::int64_t>(z % static_cast<std::uint64_t>(blocks)));
+  }
+  return out;
+}
+
+/// Rank r's file: its touched blocks hold its stamps, the rest is a hole (zeros); the file ends
+/// with the last touched block.
+Image random_offsets_image(std::uint64_t seed, int r, std::int64_t units, std::int64_t block,
+                           std::int64_t blocks) {
+  const auto touched = random_blocks(seed, r, units, blocks);
+  std::int64_t end = 0;
+  for (auto b : touched)
+    end = std::max(end, (b + 1) * block);
+  auto set = std::make_shared<std::vector<bool>>(static_cast<size_t>(blocks), false);
+  for (auto b : touched)
+    (*set)[static_cast<size_t>(b)] = true;
+  return Image{end,
+               [=](std::int64_t o) { return (*set)[static_cast<size_t>(o / block)] ? r : -1; }};
+}
+
+TEST_CASE("random offsets: every rank's blocks where the definition puts them, byte-exact",
+          "[patterns_a][random_offsets]") {
+  // 12 draws from 16 blocks: repeats are certain, so a block read or written twice is covered.
+  const std::int64_t units = 12, blocks = 16;
+  for (int r = 0; r < 4; ++r) {
+    auto b = random_blocks(7, r, units, blocks);
+    std::sort(b.begin(), b.end());
+    CHECK(std::adjacent_find(b.begin(), b.end()) != b.end());
+  }
+  run_all_modes(
+      "random_offsets", "  BufferSizes 1K\n  FileSize 16K\n  WorkUnits 12\n  Seed 7\n",
+      [](const std::string &) { return true; },
+      [=](const std::string &, int r) { return random_offsets_image(7, r, units, 1024, blocks); },
+      {"write", "read", "re-read", "re-write"});
+  // Read-modify-write flips a block's bytes once per visit, so it runs on draws without repeats
+  // (checked here) from 4096 blocks.
+  for (int r = 0; r < size(); ++r) {
+    auto b = random_blocks(3, r, 8, 4096);
+    std::sort(b.begin(), b.end());
+    REQUIRE(std::adjacent_find(b.begin(), b.end()) == b.end());
+  }
+  run_all_modes(
+      "random_offsets", "  BufferSizes 1K\n  FileSize 4M\n  WorkUnits 8\n  Seed 3\n",
+      [](const std::string &) { return true; },
+      [=](const std::string &, int r) { return random_offsets_image(3, r, 8, 1024, 4096); },
+      {"read-modify-write"});
+}
+
+TEST_CASE("random offsets: bad directives are clear errors", "[patterns_a][random_offsets]") {
+  expect_failure("random_offsets", "  BufferSizes 4K\n  FileSize 6K\n",
+                 "is not a positive multiple of buffer size");
+  expect_limit_error("random_offsets", "  FileSize 0\n", "FileSize");
 }
