@@ -133,6 +133,8 @@ void print_header(std::ostream &out, const RunResult &run, const std::string &na
   const MbytesUnit unit = table_of(test).unit;
   if (unit != MbytesUnit::Unstated && cols.back() == "Mbytes/sec")
     out << "# Mbytes/sec = " << (unit == MbytesUnit::MB ? "10^6" : "2^20") << " bytes/sec\n";
+  if (!table_of(test).methodology.empty())
+    out << "# Methodology: " << table_of(test).methodology << "\n";
   out << line << mode_line(test);
   for (const auto &c : cols)
     out << text(c);
@@ -145,7 +147,9 @@ std::string row(Layout l, const TestResult &test, const OpTimes &op) {
   std::string r;
   if (l != Layout::RangeSync)
     r += integer(test.comm->message_bytes);
-  r += integer(test.comm->ops_per_unit);
+  // Operations per sample: per unit times the units (IMB 2019's -sync runs one per unit).
+  const std::int64_t units = test.reps.empty() ? 1 : std::max<std::int64_t>(1, test.reps[0].units);
+  r += integer(test.comm->ops_per_unit * units);
   if (l == Layout::Time)
     return r + real(op.t_max_us) + real(mbytes);
   r += real(op.t_min_us) + real(op.t_max_us) + real(op.t_avg_us);

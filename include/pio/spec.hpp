@@ -64,7 +64,7 @@ struct Phase {
   /// (TestContext::set_time_budget) in before_work_unit of the phase's first unit. Whether the
   /// phase is time-driven (> 0) is fixed when it starts.
   double time_budget_s = 0;
-  std::int64_t max_work_units = 0; ///< time-driven: upper bound on units (0 = none)
+  std::int64_t max_work_units = 0;        ///< time-driven: upper bound on units (0 = none)
   EndCheck end_check = EndCheck::Batched; ///< time-driven: how the root decides to stop
 };
 
@@ -121,6 +121,9 @@ struct ImbTable {
   GroupRows rows = GroupRows::Auto;       ///< how several groups are shown
   MbytesUnit unit = MbytesUnit::Unstated; ///< the unit of Mbytes/sec
   TableMode mode = TableMode::None;       ///< the MODE line
+  /// The methodology that ran, printed under the unit line as "# Methodology: <text>" ("" = no
+  /// line), e.g. "imb2019 (root 0, -sync 1, Reduce_scatter L per rank, 10^6 B/s)".
+  std::string methodology;
   /// Each group's world ranks as listed under a Multi- title ("# Group  0:     0    1"), in the
   /// module's order (IMB -map); empty = no list.
   std::vector<std::vector<int>> group_ranks;
@@ -132,12 +135,12 @@ struct ImbTable {
 ///   t_min / t_avg / t_max       = over the ranks of a group (IMB §6 columns)
 ///   throughput [MiB/s]          = message_bytes * bytes_scale / t_max
 struct CommSemantics {
-  std::int64_t ops_per_unit = 1; ///< operations per work unit (IMB n_sample)
-  double time_scale = 1.0;       ///< PingPong: 0.5 (half a round trip)
+  std::int64_t ops_per_unit = 1;  ///< operations per work unit (IMB n_sample)
+  double time_scale = 1.0;        ///< PingPong: 0.5 (half a round trip)
   std::int64_t message_bytes = 0; ///< bytes of one message (IMB X)
-  double bytes_scale = 1.0;      ///< messages per operation in the throughput (Sendrecv 2, Exchange 4)
-  Report report = Report::Both;  ///< which figures the test reports
-  ImbTable table;                ///< what an IMB-style table shows (Output::Imb)
+  double bytes_scale = 1.0; ///< messages per operation in the throughput (Sendrecv 2, Exchange 4)
+  Report report = Report::Both; ///< which figures the test reports
+  ImbTable table;               ///< what an IMB-style table shows (Output::Imb)
 };
 
 /// Which ranks take part in a test, and in which group: color[r] is the group of world rank r,

@@ -109,8 +109,13 @@ Pattern ring_pattern(const std::string &name, Family family, const std::vector<i
       const int me = order[base + j];
       const int left = order[base + (j + size - 1) % size];
       const int right = order[base + (j + 1) % size];
-      // §4: send to the left neighbour, receive from the right; then the reverse.
-      p.steps[static_cast<size_t>(me)] = {Step{left, right}, Step{right, left}};
+      // §4: send to the left neighbour, receive from the right; then the reverse. In a ring of
+      // two both neighbours are the partner: one message, as b_eff 3.6 sends and counts it
+      // (b_eff.c removes the pong whose destination equals the ping's).
+      if (left == right)
+        p.steps[static_cast<size_t>(me)] = {Step{left, right}};
+      else
+        p.steps[static_cast<size_t>(me)] = {Step{left, right}, Step{right, left}};
     }
     base += size;
   }

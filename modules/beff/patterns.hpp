@@ -53,7 +53,8 @@ std::vector<int> ring_sizes(int k, int n);
 
 /// A ring pattern over `order` (the ranks in ring order) cut into rings of `sizes`: each process
 /// sends to its left neighbour and receives from its right neighbour, then sends back to its
-/// right neighbour and receives from its left (§4). Left = previous in the ring.
+/// right neighbour and receives from its left (§4). Left = previous in the ring. In a ring of
+/// two (or one) left and right are the same process: one message, as b_eff 3.6 has it.
 Pattern ring_pattern(const std::string &name, Family family, const std::vector<int> &order,
                      const std::vector<int> &sizes);
 

@@ -49,4 +49,11 @@ Share scatter_share(std::int64_t l, int np, int i) {
   return {i * r + s, r};
 }
 
+std::vector<int> reduce_scatter_counts(std::int64_t l, int np, bool split) {
+  std::vector<int> counts(static_cast<size_t>(np));
+  for (int p = 0; p < np; ++p)
+    counts[static_cast<size_t>(p)] = static_cast<int>(split ? scatter_share(l, np, p).count : l);
+  return counts;
+}
+
 } // namespace imb

@@ -38,6 +38,7 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
     pio::ImbTable table =
         methodology_table(groups, cfg_.multi, cfg_.outflag, cfg_.px, cfg_.py, cfg_.mbytes_unit);
     table.title = t.name;
+    table.methodology = methodology_line(cfg_);
     table.time = t.kind == Kind::Single ? pio::TimeColumns::Single : pio::TimeColumns::Range;
     table.bytes = t.sized() ? pio::BytesColumn::Shown : pio::BytesColumn::None;
     table.mode = kernel_->table_mode();
@@ -56,9 +57,12 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
       s.buffer_size = x;
       s.file = pio::FileUse::None;
       s.groups = groups;
-      s.phases[0].work_units = 1;
+      // -sync 1 (IMB 2019+): one collective operation per unit, the harness's B2 and B1 between
+      // them are the barrier after each operation, outside its time.
+      const bool one_per_unit = per_operation();
+      s.phases[0].work_units = one_per_unit ? n : 1;
       pio::CommSemantics comm;
-      comm.ops_per_unit = n;
+      comm.ops_per_unit = one_per_unit ? 1 : n;
       comm.time_scale = t.time_scale;
       comm.message_bytes = x;
       comm.bytes_scale = t.bytes_scale;
@@ -71,7 +75,10 @@ std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx)
                   {"msg_bytes", std::to_string(x)},
                   {"n_sample_max", std::to_string(n)},
                   {"datatype", t.floats() ? "MPI_FLOAT" : "MPI_BYTE"},
-                  {"mbytes_unit", cfg_.mbytes_unit}};
+                  {"mbytes_unit", cfg_.mbytes_unit},
+                  {"methodology", methodology_name(cfg_.methodology)}};
+      if (t.kind == Kind::Collective)
+        s.params["sync"] = one_per_unit ? "1" : "0";
       for (const auto &[k, v] : kernel_->params())
         s.params[k] = v;
       if (t.root == Root::Rotating)
@@ -123,7 +130,8 @@ void ImbModule::describe_test(pio::TestContext &test) {
   op_.split_scatter = cfg_.split_scatter;
   // Separate send and receive buffers (§5.2.5), cycled under -off_cache (§5.1.2.4).
   const Lengths len = kernel_->lengths(op_.x, op_.np);
-  const std::int64_t n = comm.ops_per_unit;
+  // n_sample before the run-time limit: per unit, or (-sync 1) the units of one operation each.
+  const std::int64_t n = per_operation() ? test.spec().phases[0].work_units : comm.ops_per_unit;
   const Placement at = cfg_.page_buffers ? Placement::Page : Placement::Malloc;
   buf_.send = Region(len.send, cache_layout(len.send, cfg_.cache_size, cfg_.cache_line, n), at);
   buf_.recv = Region(len.recv, cache_layout(len.recv, cfg_.cache_size, cfg_.cache_line, n), at);
@@ -139,7 +147,12 @@ void ImbModule::describe_test(pio::TestContext &test) {
   if (cfg_.time_limit > 0)
     n_ = limited_count(test.all, n);
   previous_n_ = n_;
-  test.set_ops_per_unit(n_);
+  if (per_operation()) {
+    test.set_work_units(0, n_);
+    test.set_ops_per_unit(1);
+  } else {
+    test.set_ops_per_unit(n_);
+  }
   if (cfg_.warm_up)
     run_ops(warmup_count(n_));
   if (verify_) // the sample's own transfers must deliver what the check finds
@@ -147,15 +160,23 @@ void ImbModule::describe_test(pio::TestContext &test) {
       std::memset(buf_.recv.at(s), 0, static_cast<size_t>(len.recv));
 }
 
-std::int64_t ImbModule::work_unit(pio::UnitContext &) {
+bool ImbModule::per_operation() const {
+  return cfg_.sync && kernel_->traits().kind == Kind::Collective;
+}
+
+std::int64_t ImbModule::work_unit(pio::UnitContext &unit) {
+  if (per_operation()) { // operation i = unit i: its root and its off_cache position
+    kernel_->run(op_, unit.unit);
+    return kernel_->bytes_sent(op_);
+  }
   kernel_->sample(op_, n_);
   return n_ * kernel_->bytes_sent(op_);
 }
 
-void ImbModule::after_work_unit(pio::UnitContext &) {
+void ImbModule::after_work_unit(pio::UnitContext &unit) {
   if (!verify_)
     return;
-  const std::string e = kernel_->check(op_, n_ - 1);
+  const std::string e = kernel_->check(op_, per_operation() ? unit.unit : n_ - 1);
   if (!e.empty())
     throw pio::Error(std::string(kernel_->traits().name) + ", rank " + std::to_string(op_.rank) +
                          " of " + std::to_string(op_.np) + ", X = " + std::to_string(op_.x) + ": " +

@@ -31,6 +31,8 @@ public:
   std::int64_t n_sample() const { return n_; }
 
 private:
+  /// True when each work unit is one operation: Sync (IMB 2019+'s -sync 1) on a collective.
+  bool per_operation() const;
   /// Runs operations [0, count) and returns this rank's seconds.
   double run_ops(std::int64_t count);
   /// n_sample after the timing probe and the run-time limit (§5.1.2.6), agreed by all groups
@@ -41,7 +43,7 @@ private:
   Config cfg_;
   bool verify_ = false;
   int world_rank_ = 0;
-  MPI_Comm mapped_ = MPI_COMM_NULL;      ///< the group in -map order
+  MPI_Comm mapped_ = MPI_COMM_NULL; ///< the group in -map order
   Buffers buf_;
   Op op_;
   std::int64_t n_ = 1;

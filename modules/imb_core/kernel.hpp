@@ -169,5 +169,9 @@ struct Share {
 };
 /// Rank i's share of L elements over np ranks.
 Share scatter_share(std::int64_t l, int np, int i);
+/// The recvcounts MPI_Reduce_scatter gets for L = X / 4 floats on np ranks: split, each rank's
+/// share of L (§3.3.4.2; IMB 2018's src_c build); or L for every rank, an np L vector reduced
+/// (IMB-MPI1 2019 Update 3 and later: src_cpp builds IMB_reduce_scatter.c without IMB2018).
+std::vector<int> reduce_scatter_counts(std::int64_t l, int np, bool split);
 
 } // namespace imb

@@ -51,12 +51,26 @@ std::vector<DirectiveSpec> directives() {
       DirectiveSpec{"CacheLineSize", DirectiveType::Size, "64",
                     "-off_cache cache_line_size in bytes"}
           .between(1, 1048576),
-      DirectiveSpec{"RootShift", DirectiveType::Flag, "on",
-                    "rotate the root i % np (§3.3.4); IMB 2019+ defaults to off"},
+      DirectiveSpec{"Methodology",
+                    DirectiveType::Text,
+                    "imb3.2",
+                    "imb3.2: the IMB 3.2 guide's (root i % np, no barrier between operations, "
+                    "Reduce_scatter splits L, 2^20 B/s); imb2019: IMB-MPI1 2019+'s defaults (root "
+                    "0, -sync 1, Reduce_scatter L per rank, 10^6 B/s); the four directives below "
+                    "override it one by one",
+                    {"imb3.2", "imb2019"}},
+      DirectiveSpec{"RootShift", DirectiveType::Flag, "",
+                    "rotate the root i % np (§3.3.4); default from Methodology (imb3.2 on, "
+                    "imb2019 off: root 0)"},
+      DirectiveSpec{"Sync", DirectiveType::Flag, "",
+                    "IMB 2019+'s -sync 1: collectives run one operation per work unit, the "
+                    "harness's barriers between them outside the time (TimingScope unit); default "
+                    "from Methodology (imb3.2 off, imb2019 on)"},
       DirectiveSpec{"ReduceScatter",
                     DirectiveType::Text,
-                    "split",
-                    "split: L results shared out (§3.3.4.2); block: L per rank (IMB 2019+)",
+                    "",
+                    "split: L results shared out (§3.3.4.2); block: L per rank of an np L vector "
+                    "(IMB-MPI1 2019+); default from Methodology",
                     {"split", "block"}},
       DirectiveSpec{"BufferAlignment",
                     DirectiveType::Text,
@@ -65,8 +79,9 @@ std::vector<DirectiveSpec> directives() {
                     {"malloc", "page"}},
       DirectiveSpec{"MbytesUnit",
                     DirectiveType::Text,
-                    "MiB",
-                    "Mbytes/sec column: MiB = 2^20 B/s (§3.3.2) or MB = 10^6 B/s (IMB 2019+)",
+                    "",
+                    "Mbytes/sec column: MiB = 2^20 B/s (§3.3.2) or MB = 10^6 B/s (IMB 2019+); "
+                    "default from Methodology",
                     {"MiB", "MB"}},
   };
 }
@@ -125,15 +140,28 @@ Config read_config(const pio::Settings &s) {
   c.cache_size = static_cast<std::int64_t>((cache_mib < 0 ? 8.0 : cache_mib) * 1048576.0);
   if (s.has("CacheLineSize"))
     c.cache_line = s.size("CacheLineSize");
-  if (s.has("RootShift"))
-    c.root_shift = s.flag("RootShift");
-  if (s.has("ReduceScatter"))
-    c.split_scatter = s.text("ReduceScatter") == "split";
+  // A family without the Methodology directive (IMB-EXT, IMB-IO) keeps the guide's.
+  if (s.has("Methodology") && s.text("Methodology") == methodology_name(Methodology::Imb2019))
+    c.methodology = Methodology::Imb2019;
+  const bool guide = c.methodology == Methodology::Guide32;
+  c.root_shift = s.has("RootShift") ? s.flag("RootShift") : guide;
+  c.sync = s.has("Sync") ? s.flag("Sync") : !guide;
+  c.split_scatter = s.has("ReduceScatter") ? s.text("ReduceScatter") == "split" : guide;
+  c.mbytes_unit = s.has("MbytesUnit") ? s.text("MbytesUnit") : guide ? "MiB" : "MB";
   if (s.has("BufferAlignment"))
     c.page_buffers = s.text("BufferAlignment") == "page";
-  if (s.has("MbytesUnit"))
-    c.mbytes_unit = s.text("MbytesUnit");
   return c;
+}
+
+const char *methodology_name(Methodology m) {
+  return m == Methodology::Imb2019 ? "imb2019" : "imb3.2";
+}
+
+std::string methodology_line(const Config &c) {
+  return std::string(methodology_name(c.methodology)) + " (root " +
+         (c.root_shift ? "i % np" : "0") + ", " + (c.sync ? "-sync 1" : "-sync 0") +
+         ", Reduce_scatter " + (c.split_scatter ? "splits L" : "L per rank") + ", " +
+         (c.mbytes_unit == "MB" ? "10^6" : "2^20") + " B/s)";
 }
 
 } // namespace imb

@@ -22,7 +22,8 @@ std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
     else if (s.name == "OverallVolume")
       s.default_value = "16M";
     else if (s.name == "WarmUp" || s.name == "OffCache" || s.name == "CacheLineSize" ||
-             s.name == "RootShift" || s.name == "ReduceScatter" || s.name == "BufferAlignment")
+             s.name == "RootShift" || s.name == "ReduceScatter" || s.name == "BufferAlignment" ||
+             s.name == "Methodology" || s.name == "Sync")
       continue;
     d.push_back(std::move(s));
   }

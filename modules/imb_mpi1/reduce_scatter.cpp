@@ -1,7 +1,8 @@
 // Reduce_scatter (IMB 3.2 User Guide §3.3.4.2): MPI_Reduce_scatter of L = X / sizeof(float)
 // floats (MPI_FLOAT, MPI_SUM), the L results split as evenly as possible: with L = r np + s,
-// ranks below s get r + 1, the others r. Bare time. (IMB 2019 and later give every rank L
-// results of an np L vector instead: ReduceScatter block.)
+// ranks below s get r + 1, the others r. Bare time. (IMB-MPI1 2019 Update 3 and later give every
+// rank L results of an np L vector instead, np times the reduction: ReduceScatter block, the
+// default of Methodology imb2019; docs/imb.md.)
 #include "mpi1_kernels.hpp"
 
 namespace imb {
@@ -16,10 +17,7 @@ public:
   }
   Lengths lengths(std::int64_t x, int np) const override { return {x * np, x}; }
   void prepare(const Op &op) override {
-    counts_.resize(static_cast<size_t>(op.np));
-    for (int p = 0; p < op.np; ++p)
-      counts_[static_cast<size_t>(p)] = static_cast<int>(
-          op.split_scatter ? scatter_share(op.count(true), op.np, p).count : op.count(true));
+    counts_ = reduce_scatter_counts(op.count(true), op.np, op.split_scatter);
   }
   void run(const Op &op, std::int64_t i) override {
     pio::mpi_check(MPI_Reduce_scatter(op.buf->send.at(i), op.buf->recv.at(i), counts_.data(),

@@ -2,6 +2,7 @@
 // end check of time-driven phases (batched, or b_eff_io 2.1's prediction after every unit).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -264,4 +265,65 @@ TEST_CASE("Sweep TimingScope and StoneWall: one block per value, each recorded",
     CHECK(bad.err.find("badsweep.conf:4") != std::string::npos);
     return bad.err.find("loop") != std::string::npos;
   }));
+}
+
+TEST_CASE("TimingScope phase brackets every rank's I/O: a view pattern's writes, counted at the "
+          "seam, all inside the aggregate time",
+          "[measure_controls]") {
+  // The pattern engine sets the next unit's file view (a collective call) in before_work_unit.
+  // A rank that finished its unit waits there for a rank still writing; that wait must not leave
+  // the phase's time with the hook (it did for the root alone: writes serialised on one inode
+  // were timed for the root only, and a view write reported up to 2x IOR's bandwidth).
+  constexpr std::int64_t kUnits = 12, kBuffer = 64 * 1024;
+  const int np = pio::test::size();
+  for (const std::string scope : {"unit", "phase"})
+    for (const std::string collective : {"on", "off"}) {
+      pio::test::TempDir dir;
+      const std::string counts = dir.file("counts.txt");
+      const auto ran = pio::test::run_config(
+          dir, "counted",
+          "TestFile " + dir.file("view.dat") + "\nFileView on\nCollective " + collective +
+              "\n<ap_module>\nModuleName test_counted_view\nMode write\nWorkUnits " +
+              std::to_string(kUnits) + "\nBufferSize 64K\nSlowRankDelayMs 4\nCountFile " + counts +
+              "\nTimingScope " + scope + "\n</ap_module>\n");
+      INFO(scope << " Collective " << collective << "\n" << ran.err);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        std::ifstream in(counts);
+        double slowest_io = 0;
+        int rows = 0;
+        int r = 0;
+        std::int64_t calls_in = 0, bytes_in = 0, calls_out = 0, bytes_out = 0;
+        double seconds_in = 0;
+        bool ok = true;
+        while (in >> r >> calls_in >> bytes_in >> calls_out >> bytes_out >> seconds_in) {
+          INFO("rank " << r);
+          // One write per unit through the view, all of the unit's bytes, none outside a unit.
+          CHECK(calls_in == kUnits);
+          CHECK(bytes_in == kUnits * kBuffer);
+          CHECK(calls_out == 0);
+          CHECK(bytes_out == 0);
+          ok = ok && calls_in == kUnits && bytes_in == kUnits * kBuffer && calls_out == 0 &&
+               bytes_out == 0;
+          slowest_io = std::max(slowest_io, seconds_in);
+          ++rows;
+        }
+        CHECK(rows == np);
+        const auto &rep = first_test(ran).at("reps").at(0);
+        const double aggregate = rep.at("aggregate_time_s");
+        const double own_max = rep.at("rank_time_s").at("max");
+        CHECK(rep.at("bytes") == kUnits * kBuffer * np);
+        if (np > 1)
+          CHECK(slowest_io >= kUnits * 0.004);
+        if (scope == "unit") // the root's clock from its own start to B2: see the timing docs
+          return ok && rows == np && rep.at("bytes") == kUnits * kBuffer * np;
+        // In phase scope every rank's window (B1 to B2, less its own hooks) holds all of its
+        // transfer calls and work units; the phase's time is the largest window, so the slowest
+        // rank's time in them is a lower bound.
+        CHECK(aggregate >= slowest_io);
+        CHECK(aggregate >= own_max);
+        return ok && rows == np && rep.at("bytes") == kUnits * kBuffer * np &&
+               aggregate >= slowest_io && aggregate >= own_max;
+      }));
+    }
 }

@@ -54,7 +54,8 @@ TEST_CASE("a ring's step 0 comes from the right neighbour", "[beff]") {
   x.clear_received();
   x.run(Method::Alltoallv);
   const int right = (me + 1) % n, left = (me + n - 1) % n;
-  REQUIRE(pio::test::all_ranks(p.steps[static_cast<size_t>(me)][0].from == right &&
-                               p.steps[static_cast<size_t>(me)][1].from == left &&
-                               x.check().empty()));
+  const auto &mine = p.steps[static_cast<size_t>(me)];
+  // At most 2 processes left and right are one partner: one step (b_eff 3.6).
+  const bool second = n <= 2 ? mine.size() == 1 : mine.size() == 2 && mine[1].from == left;
+  REQUIRE(pio::test::all_ranks(mine[0].from == right && second && x.check().empty()));
 }

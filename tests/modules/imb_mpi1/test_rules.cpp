@@ -1,8 +1,12 @@
 // The IMB 3.2 User Guide §5 rules as pure functions, against the guide's formulas and examples.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "kernel.hpp"
+#include "mpi1_kernels.hpp"
 #include "schedule.hpp"
+#include "settings.hpp"
 
 using namespace imb;
 
@@ -132,4 +136,66 @@ TEST_CASE("Reduce_scatter shares L = r np + s: ranks below s get r + 1 (§3.3.4.
   CHECK(scatter_share(10, 4, 2).count == 2);
   CHECK(scatter_share(10, 4, 3).first == 8);
   CHECK(scatter_share(1, 4, 3).count == 0);
+}
+
+namespace {
+
+/// A block's settings as the harness hands them over: the given directives, the defaults of the
+/// others (none for the four Methodology decides).
+Config config_of(std::map<std::string, std::vector<std::string>> given) {
+  for (const auto &d : directives())
+    if (!given.count(d.name) && !d.default_value.empty())
+      given[d.name] = {d.default_value};
+  return read_config(pio::Settings(given));
+}
+
+} // namespace
+
+TEST_CASE("Methodology: the guide's defaults, IMB 2019+'s in one line, each overridable",
+          "[imb][rules]") {
+  const Config guide = config_of({});
+  CHECK(guide.methodology == Methodology::Guide32);
+  CHECK(guide.root_shift);
+  CHECK_FALSE(guide.sync);
+  CHECK(guide.split_scatter);
+  CHECK(guide.mbytes_unit == "MiB");
+  CHECK(methodology_line(guide) ==
+        "imb3.2 (root i % np, -sync 0, Reduce_scatter splits L, 2^20 B/s)");
+
+  const Config imb2019 = config_of({{"Methodology", {"imb2019"}}});
+  CHECK(imb2019.methodology == Methodology::Imb2019);
+  CHECK_FALSE(imb2019.root_shift);
+  CHECK(imb2019.sync);
+  CHECK_FALSE(imb2019.split_scatter);
+  CHECK(imb2019.mbytes_unit == "MB");
+  CHECK(methodology_line(imb2019) ==
+        "imb2019 (root 0, -sync 1, Reduce_scatter L per rank, 10^6 B/s)");
+
+  // A directive given beside the methodology wins, and the header says what ran.
+  const Config mixed = config_of(
+      {{"Methodology", {"imb2019"}}, {"RootShift", {"on"}}, {"ReduceScatter", {"split"}}});
+  CHECK(mixed.root_shift);
+  CHECK(mixed.sync);
+  CHECK(mixed.split_scatter);
+  CHECK(methodology_line(mixed) ==
+        "imb2019 (root i % np, -sync 1, Reduce_scatter splits L, 10^6 B/s)");
+  CHECK_FALSE(config_of({{"Sync", {"off"}}, {"Methodology", {"imb2019"}}}).sync);
+}
+
+TEST_CASE("Reduce_scatter's recvcounts per methodology: L split (§3.3.4.2) or L per rank (IMB "
+          "2019+)",
+          "[imb][rules]") {
+  // X = 1 KiB: L = 256 floats. The guide reduces 256 floats and gives each of 4 ranks 64;
+  // IMB-MPI1 2019+ gives each rank 256 results of a 1024-float vector: 4x the reduction.
+  const std::int64_t l = 1024 / 4;
+  CHECK(reduce_scatter_counts(l, 4, config_of({}).split_scatter) ==
+        std::vector<int>{64, 64, 64, 64});
+  CHECK(reduce_scatter_counts(l, 4, config_of({{"Methodology", {"imb2019"}}}).split_scatter) ==
+        std::vector<int>{256, 256, 256, 256});
+  CHECK(reduce_scatter_counts(10, 4, true) == std::vector<int>{3, 3, 2, 2});
+  CHECK(reduce_scatter_counts(10, 4, false) == std::vector<int>{10, 10, 10, 10});
+  // The send buffer holds np L floats either way (IMB_mem_manager's s_len for Reduce_scatter).
+  const Lengths len = make_reduce_scatter()->lengths(1024, 4);
+  CHECK(len.send == 4 * 1024);
+  CHECK(len.recv == 1024);
 }

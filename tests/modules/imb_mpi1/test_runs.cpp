@@ -3,6 +3,8 @@
 // groups of -multi.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "mpi_test.hpp"
 
 using pio::test::all_ranks;
@@ -111,12 +113,12 @@ TEST_CASE("NpMin 1 runs on 1, 2, 4, ... ranks; Multi runs world / np groups", "[
 TEST_CASE("OffCache, the run-time limit and page-aligned buffers keep the data right", "[imb]") {
   pio::test::TempDir dir;
   // TimeLimit 1e-9 s: n_sample = 1 + secs / t_op = 1 for every length.
-  const auto ran =
-      pio::test::run_config(dir, "oc",
-                            "TestFile " + dir.file("unused") + "\nVerify on\n" +
-                                block("imb_allgather", "Label offcache\nOffCache 0.0625\nCacheLineSize 128\n") +
-                                block("imb_allgather", "Label timelimit\nTimeLimit 0.000000001\n") +
-                                block("imb_allgather", "Label page\nBufferAlignment page\n"));
+  const auto ran = pio::test::run_config(
+      dir, "oc",
+      "TestFile " + dir.file("unused") + "\nVerify on\n" +
+          block("imb_allgather", "Label offcache\nOffCache 0.0625\nCacheLineSize 128\n") +
+          block("imb_allgather", "Label timelimit\nTimeLimit 0.000000001\n") +
+          block("imb_allgather", "Label page\nBufferAlignment page\n"));
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &ag = ran.run.modules.at(0).tests.at(2);
@@ -132,5 +134,49 @@ TEST_CASE("OffCache, the run-time limit and page-aligned buffers keep the data r
     CHECK(page.params.at("buffer_alignment") == "page");
     CHECK(ran.run.modules.at(0).tests.at(2).params.count("buffer_alignment") == 0);
     return big.comm->ops_per_unit == 1 && !page.error;
+  }));
+}
+
+TEST_CASE("Methodology imb2019: one collective operation per unit (-sync 1), root 0, "
+          "Reduce_scatter L per rank, verified; the table says which methodology ran",
+          "[imb]") {
+  pio::test::TempDir dir;
+  const std::int64_t n = 20; // block()'s MsgsPerSample
+  const std::string lines =
+      "NpMin " + std::to_string(pio::test::size()) + "\nMsgLengths 1K\nTimeLimit 0\n";
+  const auto ran =
+      pio::test::run_config(dir, "imb2019",
+                            "TestFile " + dir.file("unused") + "\nVerify on\n" +
+                                block("Reduce_scatter", lines + "Methodology imb2019\n") +
+                                block("Bcast", lines + "Methodology imb2019\n") +
+                                block("Reduce_scatter", lines + "Label guide\n"));
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    REQUIRE(ran.run.modules.size() == 3);
+    for (size_t b = 0; b < 3; ++b) {
+      INFO("block " << b);
+      const auto &t = ran.run.modules[b].tests.at(0);
+      CHECK(!t.error);
+      REQUIRE(t.reps.size() == 1);
+      const bool sync = b < 2;
+      // -sync 1: n units of one operation; the guide: one unit of n operations.
+      CHECK(t.comm->ops_per_unit == (sync ? 1 : n));
+      CHECK(t.reps[0].units == (sync ? n : 1));
+      CHECK(t.params.at("sync") == (sync ? "1" : "0"));
+      CHECK(t.params.at("methodology") == (sync ? "imb2019" : "imb3.2"));
+      CHECK(t.comm->table.methodology ==
+            (sync ? "imb2019 (root 0, -sync 1, Reduce_scatter L per rank, 10^6 B/s)"
+                  : "imb3.2 (root i % np, -sync 0, Reduce_scatter splits L, 2^20 B/s)"));
+    }
+    CHECK(ran.run.modules[1].tests.at(0).params.at("root_shift") == "off");
+    CHECK(ran.out.find("# Methodology: imb2019 (root 0, -sync 1, Reduce_scatter L per rank, "
+                       "10^6 B/s)\n") != std::string::npos);
+    CHECK(ran.out.find("# Methodology: imb3.2 (root i % np, -sync 0, Reduce_scatter splits L, "
+                       "2^20 B/s)\n") != std::string::npos);
+    // #repetitions counts operations, not units: n either way.
+    char row[32];
+    std::snprintf(row, sizeof row, "%13d%13d ", 1024, static_cast<int>(n));
+    CHECK(ran.out.find(row) != std::string::npos);
+    return ran.run.modules.size() == 3;
   }));
 }
