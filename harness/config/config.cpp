@@ -80,9 +80,10 @@ struct ParseState {
         d->set_block(*open, words, file, line);
       else if (!open && d->set_global)
         set_global(*d, args, words);
-      // Where each setting comes from, for the errors found once the block is whole.
-      (open ? open->block.harness_lines : config.global.lines)
-          .push_back(DirectiveLine{d->spec.name, args, file, line});
+      // Where each setting comes from, for the errors found once the block is whole (a global
+      // line is recorded by set_global).
+      if (open)
+        open->block.harness_lines.push_back(DirectiveLine{d->spec.name, args, file, line});
     } catch (const ConfigError &) {
       throw;
     } catch (const Error &e) {
@@ -287,7 +288,10 @@ Config parse_config(const std::string &path) {
       b.hints[k] = v;
     b.io = g.io;
     overlay_io(raw, b.io);
-    b.harness_lines.insert(b.harness_lines.begin(), g.lines.begin(), g.lines.end());
+    std::vector<DirectiveLine> global_lines;
+    for (const auto &[name, lines] : g.written)
+      global_lines.insert(global_lines.end(), lines.begin(), lines.end());
+    b.harness_lines.insert(b.harness_lines.begin(), global_lines.begin(), global_lines.end());
     state.config.modules.push_back(std::move(b));
   }
   expand_sweeps(state.config); // after the global defaults, so a swept value wins

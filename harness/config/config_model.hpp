@@ -42,8 +42,6 @@ struct GlobalConfig {
   double step_timeout = -1;
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
   io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
-  /// Every harness directive line written outside blocks, in order (where a setting comes from).
-  std::vector<DirectiveLine> lines;
   /// Every line of each global directive as written (its name as the table spells it -> its
   /// lines, in order; an Included file keeps its own name): for messages naming file:line, and
   /// to refuse a global set twice to different values.

@@ -205,5 +205,9 @@ extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {
           "pio::Error, never by MPI_Abort)\n";
   line.write();
   remove_tracked();
+  // mpiexec kills every rank at once on an abort, and may drop what a rank wrote to stderr a
+  // moment before: give the message time to reach the console.
+  const timespec pause{0, 300 * 1000 * 1000};
+  ::nanosleep(&pause, nullptr);
   return PMPI_Abort(comm, errorcode);
 }

@@ -69,7 +69,7 @@ std::optional<Failure> disagreement_on_shape(MPI_Comm comm, const TestSpec &spec
   if (const int r = first_other(all); r >= 0)
     return Failure{r, "the ranks of the test disagree on its number of phases before its first "
                       "work unit: " +
-                          by_value(all, count_name) + kFix};
+                          by_value(all, count_name) + kFix, {}};
   // Per phase: -1 if time-driven (the root alone decides when it ends), else its work units.
   std::vector<std::int64_t> mine;
   for (const Phase &p : spec.phases)
@@ -85,7 +85,7 @@ std::optional<Failure> disagreement_on_shape(MPI_Comm comm, const TestSpec &spec
       return Failure{r,
                      "the ranks of the test disagree on phase " + std::to_string(k + 1) +
                          (spec.phases[k].label.empty() ? "" : " (" + spec.phases[k].label + ")") +
-                         " before its first work unit: " + by_value(phase, units_name) + kFix};
+                         " before its first work unit: " + by_value(phase, units_name) + kFix, {}};
   }
   return std::nullopt;
 }

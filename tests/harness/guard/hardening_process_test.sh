@@ -133,7 +133,7 @@ CONF
 # shared-memory segment at 4 ranks, never for the 128 MiB per rank written.
 rc=$( (ulimit -f 65536; run "$dir/fsize.conf" "$dir/fsize.out") )
 [ "$rc" -eq 1 ] || fail "ulimit -f: exit $rc, expected 1: $(cat "$dir/fsize.out")"
-grep -q "module simple_strided ([^)]*fsize.conf:4), rank [0-9]*: test 1 (4M), rep 0: work_unit: MPI_File_write_at failed" \
+grep -q "module simple_strided ([^)]*fsize.conf:4), rank [0-9]* on [^:]*: test 1 (4M), rep 0: work_unit: MPI_File_write_at failed" \
   "$dir/fsize.out" && grep -q "File too large" "$dir/fsize.out" ||
   fail "ulimit -f: rank, module, step or the cause not named: $(cat "$dir/fsize.out")"
 if grep -q "signal 25\|SIGXFSZ\|File size limit" "$dir/fsize.out"; then

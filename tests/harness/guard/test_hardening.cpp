@@ -300,7 +300,7 @@ TEST_CASE("the rank that failed is recorded and named, not the lowest rank of th
   REQUIRE(on_root([&] {
     const auto &t = ran.results.at("modules").at(0).at("tests").at(0);
     return t.at("error").at("rank") == last &&
-           ran.err.find("rank " + std::to_string(last) + ": ") != std::string::npos;
+           ran.err.find("rank " + std::to_string(last) + " on ") != std::string::npos;
   }));
 }
 

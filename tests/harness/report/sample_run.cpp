@@ -103,7 +103,7 @@ ModuleResult io_block() {
   t2.params = {{"mode", "write"}, {"work_units", "16"}};
   t2.reps.clear();
   t2.summary = {};
-  t2.error = ErrorRecord{2, "MPI_File_write_at_all: No space left on device"};
+  t2.error = ErrorRecord{2, "MPI_File_write_at_all: No space left on device", {}};
 
   b.tests = {t0, t1, t2};
 
@@ -209,7 +209,7 @@ ModuleResult failed_block() {
   b.config_location = "site.conf:41";
   b.interface = "posix"; // the console header and the CSV say so
   b.interface_settings = {{"ODirect", "off"}};
-  b.error = ErrorRecord{0, "init_module: TileDims needs 2 or 3 values (site.conf:43)"};
+  b.error = ErrorRecord{0, "init_module: TileDims needs 2 or 3 values (site.conf:43)", {}};
   return b;
 }
 } // namespace

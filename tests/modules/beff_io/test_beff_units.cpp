@@ -530,7 +530,7 @@ TEST_CASE("figure: T of 15 min with every pattern meets the rule; a failed type 
     if (reason == 2)
       CHECK(has_note(g, "MaxFileSize capped: write 1 MPART (P4)"));
   }
-  fake.mod.tests[8].error = pio::ErrorRecord{0, "boom"}; // type 3's rewrite
+  fake.mod.tests[8].error = pio::ErrorRecord{0, "boom", {}}; // type 3's rewrite
   fig = beff_io::make_figure(fake.tests, facts, fake.mod);
   CHECK(value(fig, "meets_rule") == 0);
   CHECK(value(fig, "P4 complete") == 0);

@@ -130,7 +130,7 @@ TEST_CASE("the figure from a synthetic typed ModuleResult", "[commtest]") {
   }
   pio::TestResult failed; // failed tests are left out
   failed.index = 0;
-  failed.error = pio::ErrorRecord{0, "x"};
+  failed.error = pio::ErrorRecord{0, "x", {}};
   r.tests.push_back(failed);
 
   const pio::Figure f = make_figure(r, meta, choice(4, 8), {"a note"});

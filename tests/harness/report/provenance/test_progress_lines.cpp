@@ -100,12 +100,12 @@ TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
   p.unit_done(tc, 0, 7, 3 << 20, 1.0);
   TestResult t;
   t.label = "t0";
-  t.error = ErrorRecord{1, "boom"};
+  t.error = ErrorRecord{1, "boom", {}};
   block.tests.push_back(t);
   now = 3;
   p.test_finished(f.run, block, block.tests.back());
   now = 3.5;
-  block.error = ErrorRecord{0, "figure"};
+  block.error = ErrorRecord{0, "figure", {}};
   p.block_finished(f.run, block);
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 4);

@@ -95,7 +95,9 @@ TEST_CASE("the results record timestamps, environment, config files and ${VAR}s"
              name.rfind("MPIR_CVAR_", 0) == 0 || name.rfind("ROMIO_", 0) == 0 ||
              name.rfind("HWLOC_", 0) == 0));
     CHECK(d.at("romio_hints_text") == "cb_buffer_size 1048576\n");
-    CHECK(d.at("batch_job") == nlohmann::json{{"scheduler", "slurm"}, {"id", "4242"}});
+    CHECK(d.at("batch_job") == nlohmann::json{{"scheduler", "slurm"}, {"id", "4242"},
+                                             {"nodes", ""}, {"node_count", 0}, {"tasks", 0},
+                                             {"partition", ""}});
     // The I/O libraries in use: HDF5's version as the library reports it, MPI's first line.
     const auto &libs = d.at("io_libraries");
     CHECK(libs == nlohmann::json(pio::io::library_versions()));
