@@ -21,14 +21,14 @@
 #
 # The IOR peer is built outside the repository (hpc/ior 4.0.0, commit 967a9f65; Debian's
 # libhdf5-mpich-dev for HDF5):
-#   git --git-dir=<mirror of github.com/hpc/ior> archive 4.0.0 | tar -x -C /work/peers/ior-src
-#   cd /work/peers/ior-src && ./bootstrap
-#   ./configure --prefix=/work/peers/ior --with-mpiio --with-hdf5 CC=mpicc \
+#   git --git-dir=<mirror of github.com/hpc/ior> archive 4.0.0 | tar -x -C <peers>/ior-src
+#   cd <peers>/ior-src && ./bootstrap
+#   ./configure --prefix=<peers>/ior --with-mpiio --with-hdf5 CC=mpicc \
 #     CFLAGS="-O2 -I/usr/include/hdf5/mpich" LDFLAGS="-L/usr/lib/x86_64-linux-gnu/hdf5/mpich"
 #   make && make install
 #
 # Usage: tools/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
-# Env:   IOR=/work/peers/ior/bin/ior  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
+# Env:   IOR=<peers>/ior/bin/ior (default: ior on PATH)  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
 #        INTERFACES="mpiio posix hdf5"  TIMEOUT=300 (seconds per mpiexec)
 #        RAW=file (keep every measurement as JSON lines)
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
@@ -45,19 +45,17 @@ SIZES=${SIZES:-"64K 1M"}
 PER_RANK=${PER_RANK:-64M}
 INTERFACES=${INTERFACES:-"mpiio posix hdf5"}
 TIMEOUT=${TIMEOUT:-300}
-IOR=${IOR:-/work/peers/ior/bin/ior}
+IOR=${IOR:-$(command -v ior || echo ior)}
 HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
 CORES=$(nproc)
+BENCH=bench-interfaces
+. "$ROOT/tools/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 for exe in "$HARNESS" "$IOR"; do
   [ -x "$exe" ] || { echo "bench-interfaces: $exe not found or not executable (build it first; IOR: see this script's header)" >&2; exit 2; }
 done
-bytes_of() { # 64K, 1M, 256M, 1G -> bytes
-  $PY -c 'import sys; s=sys.argv[1].upper(); m={"K":1<<10,"M":1<<20,"G":1<<30}
-print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))' "$1"
-}
 ior_api() { # interface -> IOR's -a
   case $1 in mpiio) echo MPIIO ;; posix) echo POSIX ;; hdf5) echo HDF5 ;;
   *) echo "bench-interfaces: unknown interface '$1' (mpiio, posix, hdf5)" >&2; exit 2 ;; esac
@@ -71,18 +69,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# mpiexec under a timeout; with more ranks than cores every sync costs a scheduler quantum
-# unless waiting ranks yield at once.
-run_mpi() { # ranks command...
-  local n=$1
-  shift
-  local env=()
-  [ "$n" -gt "$CORES" ] && env=(MPIR_CVAR_POLLS_BEFORE_YIELD=1)
-  if ! env "${env[@]}" timeout -k 10 "$TIMEOUT" mpiexec -n "$n" "$@"; then
-    echo "bench-interfaces: failed or timed out after ${TIMEOUT}s: mpiexec -n $n $*" >&2
-    exit 1
-  fi
-}
 
 pio_conf() { # interface size units file -> the config on stdout
   local iface=$1 size=$2 units=$3 file=$4 line=""

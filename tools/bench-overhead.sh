@@ -37,15 +37,13 @@ HARNESS=$BUILD/harness/pio-harness
 HAND=$BUILD/tools/overhead/hand_io
 PY=/usr/bin/python3
 CORES=$(nproc)
+BENCH=bench-overhead
+. "$ROOT/tools/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 for exe in "$HARNESS" "$HAND" ${IOR:+"$IOR"}; do
   [ -x "$exe" ] || { echo "bench-overhead: $exe not found or not executable (build it first)" >&2; exit 2; }
 done
-bytes_of() { # 64K, 1M, 256M, 1G -> bytes
-  $PY -c 'import sys; s=sys.argv[1].upper(); m={"K":1<<10,"M":1<<20,"G":1<<30}
-print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))' "$1"
-}
 WORK=$(mktemp -d)
 RAW=${RAW:-$WORK/raw.jsonl}
 : > "$RAW"
@@ -55,18 +53,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# mpiexec under a timeout; MPICH's busy polling makes every sync cost a scheduler quantum when
-# ranks exceed cores, so only those runs yield at once.
-run_mpi() { # ranks command...
-  local n=$1
-  shift
-  local env=()
-  [ "$n" -gt "$CORES" ] && env=(MPIR_CVAR_POLLS_BEFORE_YIELD=1)
-  if ! env "${env[@]}" timeout -k 10 "$TIMEOUT" mpiexec -n "$n" "$@"; then
-    echo "bench-overhead: failed or timed out after ${TIMEOUT}s: mpiexec -n $n $*" >&2
-    exit 1
-  fi
-}
 record() { # where ranks size side round mode transfer_s own_s bytes
   printf '{"where":"%s","ranks":%s,"size":"%s","side":"%s","round":%s,"mode":"%s","transfer_s":%s,"own_s":%s,"bytes":%s}\n' "$@" >> "$RAW"
 }

@@ -9,7 +9,7 @@ ior-easy's blockSize / 2 MiB transfers, ior-hard's segmentCount, mdtest's n, whi
 same for easy and hard since conf/io500.conf has one IO500_ITEMS). Each run gets the `uptime`
 load before it. Nothing here is a test: it needs the io500 binary and takes minutes.
 
-  compare-io500.py --io500 /work/peers/io500/io500 --ini short.ini --dir /var/tmp/cmp \\
+  compare-io500.py --io500 <peers>/io500/io500 --ini short.ini --dir /var/tmp/cmp \\
       --harness build/harness/pio-harness --modules build/modules --rounds 3
 """
 import argparse

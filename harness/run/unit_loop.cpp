@@ -167,6 +167,43 @@ struct Loop {
       error = e;
   }
 
+  /// One work unit of a window that starts at window_start on this rank's clock (phase scope,
+  /// wear-out): counted into t, shown to the listener with the window so far less this rank's
+  /// hooks, its error kept in error unless one is there already.
+  void window_unit(std::string &error, double window_start, double hooks) {
+    unit.unit = t.units;
+    heartbeat("work_unit");
+    const UnitWork w = work(module, unit);
+    t.own_time += w.own_end - w.start;
+    t.bytes += w.moved;
+    ++t.units;
+    if (controls.listener)
+      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes,
+                                   w.own_end - window_start - hooks);
+    if (error.empty())
+      error = w.error;
+  }
+  /// The untimed hooks between two units of a window (after, then the next before); adds their
+  /// time to hooks, which leaves this rank's window.
+  void between_units(std::string &error, double &hooks) {
+    const double hooks_start = MPI_Wtime();
+    after(error);
+    unit.unit = t.units;
+    before(error);
+    hooks += MPI_Wtime() - hooks_start;
+  }
+  /// A window's time: each rank's window less its own hooks, the largest over the ranks. A
+  /// hook holding a collective call (a file view set for the next unit) waits there for ranks
+  /// still in their unit: that wait is another rank's timed work, so only hook time the slowest
+  /// rank spent leaves the window (the root's alone hid a rank's writes serialised behind its
+  /// own, docs/timing.md).
+  double window_time(double window, double hooks) const {
+    const double mine = window - hooks;
+    double largest = mine;
+    MPI_Allreduce(&mine, &largest, 1, MPI_DOUBLE, MPI_MAX, sync);
+    return largest;
+  }
+
   void run_unit_scope();
   void run_phase_scope();
   void run_wear_out();
@@ -231,18 +268,7 @@ void Loop::run_phase_scope() {
   double window_end = window_start, hooks = 0;
   std::int64_t batch = 1, in_batch = 0;
   for (;;) {
-    unit.unit = t.units;
-    heartbeat("work_unit");
-    const UnitWork w = work(module, unit);
-    t.own_time += w.own_end - w.start;
-    t.bytes += w.moved;
-    ++t.units;
-    // The window so far on this rank's clock, as the aggregate time is known at the end only.
-    if (controls.listener)
-      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes,
-                                   w.own_end - window_start - hooks);
-    if (error.empty())
-      error = w.error;
+    window_unit(error, window_start, hooks);
 
     bool last = !more_by_count(), decided = false;
     if (setup.time_driven && ++in_batch == batch) {
@@ -280,20 +306,9 @@ void Loop::run_phase_scope() {
       }
       break;
     }
-    // The hooks between two units are untimed: their time leaves this rank's window.
-    const double hooks_start = MPI_Wtime();
-    after(error);
-    unit.unit = t.units;
-    before(error);
-    hooks += MPI_Wtime() - hooks_start;
+    between_units(error, hooks);
   }
-  // Each rank's window less its own hooks; the phase's time is the largest over the ranks. A
-  // hook holding a collective call (a file view set for the next unit) waits there for ranks
-  // still in their unit: that wait is another rank's timed work, so only hook time the slowest
-  // rank spent leaves the window (the root's alone hid a rank's writes serialised behind its
-  // own, docs/timing.md).
-  const double mine = window_end - window_start - hooks;
-  MPI_Allreduce(&mine, &t.aggregate_time, 1, MPI_DOUBLE, MPI_MAX, sync);
+  t.aggregate_time = window_time(window_end - window_start, hooks);
   // The last unit's after_work_unit, outside the window, agreed at once.
   std::string pending;
   after(pending);
@@ -321,26 +336,6 @@ void Loop::run_wear_out() {
     return;
   const double window_start = MPI_Wtime();
   double hooks = 0;
-  auto one_unit = [&] {
-    unit.unit = t.units;
-    heartbeat("work_unit");
-    const UnitWork w = work(module, unit);
-    t.own_time += w.own_end - w.start;
-    t.bytes += w.moved;
-    ++t.units;
-    if (controls.listener)
-      controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes,
-                                   w.own_end - window_start - hooks);
-    if (error.empty())
-      error = w.error;
-  };
-  auto between_units = [&] {
-    const double hooks_start = MPI_Wtime();
-    after(error);
-    unit.unit = t.units;
-    before(error);
-    hooks += MPI_Wtime() - hooks_start;
-  };
   // Every rank must make every unit where a unit makes collective calls: collective I/O, and a
   // file view on a shared file (MPI_File_set_view is collective).
   const bool lockstep = unit.collective || (unit.test->module->use_file_view &&
@@ -350,7 +345,7 @@ void Loop::run_wear_out() {
   if (!lockstep && sync_rank != 0)
     MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
   for (;;) {
-    one_unit();
+    window_unit(error, window_start, hooks);
     const bool at_limit = setup.max_units > 0 && t.units >= setup.max_units;
     if (sync_rank == 0 || lockstep) {
       int now = sync_rank == 0 && (at_limit || MPI_Wtime() - phase_start >= budget()) ? 1 : 0;
@@ -364,7 +359,7 @@ void Loop::run_wear_out() {
       if (heard || at_limit)
         break;
     }
-    between_units();
+    between_units(error, hooks);
   }
   const double stop_time = MPI_Wtime();
   const double hooks_at_stop = hooks;
@@ -382,8 +377,8 @@ void Loop::run_wear_out() {
   MPI_Allreduce(&t.units, &t.units_at_stop_max, 1, MPI_INT64_T, MPI_MAX, sync);
   MPI_Allreduce(&t.units, &t.units_at_stop_min, 1, MPI_INT64_T, MPI_MIN, sync);
   while (t.units < t.units_at_stop_max) {
-    between_units();
-    one_unit();
+    between_units(error, hooks);
+    window_unit(error, window_start, hooks);
   }
   sync_at_end(error);
   heartbeat_wait();
@@ -395,11 +390,9 @@ void Loop::run_wear_out() {
     t.failure = agree(sync, error);
     return;
   }
-  t.aggregate_time = window_end - window_start - hooks;
-  t.stonewall_time = stop_time - window_start - hooks_at_stop;
+  t.aggregate_time = window_time(window_end - window_start, hooks);
+  t.stonewall_time = window_time(stop_time - window_start, hooks_at_stop);
   t.wear_out_time = t.aggregate_time - t.stonewall_time;
-  MPI_Bcast(&t.stonewall_time, 1, MPI_DOUBLE, 0, sync);
-  MPI_Bcast(&t.wear_out_time, 1, MPI_DOUBLE, 0, sync);
   std::string pending;
   after(pending);
   t.failure = agree(sync, pending);

@@ -76,17 +76,8 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
 PageBytes PatternModule::Run::read_back() const {
   if (!mpiio) {
     PageBytes data(static_cast<size_t>(bytes));
-    if (bytes > 0) {
-      io::Transfer r;
-      r.direction = io::Direction::Read;
-      r.buffer = data.data();
-      const Datatype large = type_if_large(bytes);
-      r.count = large.get() != MPI_DATATYPE_NULL ? 1 : static_cast<int>(bytes);
-      r.datatype = large.get() != MPI_DATATYPE_NULL ? large.get() : MPI_BYTE;
-      r.extents = extents.data();
-      r.extent_count = extents.size();
-      io->start(r);
-    }
+    if (bytes > 0)
+      io_run(false, false, 0, data.data(), bytes, memtype, extents.data(), extents.size());
     return data;
   }
   if (use_view)
@@ -166,7 +157,7 @@ void PatternModule::Run::sized(PageBytes &v, std::int64_t n) const {
 
 void PatternModule::Run::io_run(bool write, bool collective, MPI_Offset off, void *ptr,
                                 std::int64_t n, const Datatype &type, const Extent *covers,
-                                std::size_t count) {
+                                std::size_t count) const {
   io::Transfer t;
   t.direction = write ? io::Direction::Write : io::Direction::Read;
   t.positioning = io::Positioning::ExplicitOffset;

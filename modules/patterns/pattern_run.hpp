@@ -86,7 +86,7 @@ struct PatternModule::Run {
   /// it is set (non-contiguous memory, or above INT_MAX), else n MPI_BYTEs; `covers` the file
   /// extents it moves (count entries).
   void io_run(bool write, bool collective, MPI_Offset off, void *ptr, std::int64_t n,
-              const Datatype &type, const Extent *covers, std::size_t count);
+              const Datatype &type, const Extent *covers, std::size_t count) const;
 
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
   /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
