@@ -39,7 +39,8 @@ def block_setup(block):
     # The I/O interface and its own settings (docs/interfaces.md): a line per interface swept.
     s["Interface"] = f"Interface {results.interface(block)}"
     for k, v in (block.get("interface_settings") or {}).items():
-        s[k] = f"{k} {v}"
+        if str(v) not in ("0", "off"):  # an interface's settings at their defaults say nothing
+            s[k] = f"{k} {v}"
     return s
 
 
