@@ -30,6 +30,7 @@
 # Usage: tools/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
 # Env:   IOR=<peers>/ior/bin/ior (default: ior on PATH)  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
 #        INTERFACES="mpiio posix hdf5"  TIMEOUT=300 (seconds per mpiexec)
+#        FILEVIEW=off|on (pio's FileView; on: each unit through the Geometry's file view, mpiio only)
 #        RAW=file (keep every measurement as JSON lines)
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
 # the Interface directive) is reported once and its pio column left empty; IOR still runs.
@@ -44,6 +45,7 @@ RANKS=${RANKS:-2}
 SIZES=${SIZES:-"64K 1M"}
 PER_RANK=${PER_RANK:-64M}
 INTERFACES=${INTERFACES:-"mpiio posix hdf5"}
+FILEVIEW=${FILEVIEW:-off}
 TIMEOUT=${TIMEOUT:-300}
 IOR=${IOR:-$(command -v ior || echo ior)}
 HARNESS=$BUILD/harness/pio-harness
@@ -75,7 +77,7 @@ pio_conf() { # interface size units file -> the config on stdout
   [ "$iface" = mpiio ] || line="  Interface $iface"
   cat <<CONF
 TestFile $file
-FileView off
+FileView $FILEVIEW
 <ap_module>
   ModuleName simple_strided
   Mode write
@@ -154,7 +156,7 @@ done
 
 start=$(date +%s)
 echo "bench-interfaces: ROUNDS=$ROUNDS RANKS=$RANKS SIZES=\"$SIZES\" PER_RANK=$PER_RANK" \
-  "INTERFACES=\"$INTERFACES\" dirs: ${DIRS[*]} IOR=$IOR"
+  "INTERFACES=\"$INTERFACES\" FILEVIEW=$FILEVIEW dirs: ${DIRS[*]} IOR=$IOR"
 echo "load before: $(uptime | sed 's/.*load average: //')"
 for round in $(seq "$ROUNDS"); do
   for where in "${DIRS[@]}"; do
