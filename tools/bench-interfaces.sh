@@ -30,6 +30,9 @@
 # Usage: tools/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
 # Env:   IOR=<peers>/ior/bin/ior (default: ior on PATH)  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
 #        INTERFACES="mpiio posix hdf5"  TIMEOUT=300 (seconds per mpiexec)
+#        PATTERN=simple_strided|segmented (segmented: pio's segmented pattern against IOR -b PER_RANK
+#          -t B -s 1, one segment per rank; for hdf5 the same work: IOR makes one dataset per
+#          segment, so -s 1 makes one dataset per file, as pio does)
 #        FILEVIEW=off|on (pio's FileView; on: each unit through the Geometry's file view, mpiio only)
 #        RAW=file (keep every measurement as JSON lines)
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
@@ -46,6 +49,8 @@ SIZES=${SIZES:-"64K 1M"}
 PER_RANK=${PER_RANK:-64M}
 INTERFACES=${INTERFACES:-"mpiio posix hdf5"}
 FILEVIEW=${FILEVIEW:-off}
+PATTERN=${PATTERN:-simple_strided}
+case $PATTERN in simple_strided | segmented) ;; *) echo "bench-interfaces: PATTERN is simple_strided or segmented" >&2; exit 2 ;; esac
 TIMEOUT=${TIMEOUT:-300}
 IOR=${IOR:-$(command -v ior || echo ior)}
 HARNESS=$BUILD/harness/pio-harness
@@ -79,7 +84,7 @@ pio_conf() { # interface size units file -> the config on stdout
 TestFile $file
 FileView $FILEVIEW
 <ap_module>
-  ModuleName simple_strided
+  ModuleName $PATTERN
   Mode write
 $line
   TimingScope phase
@@ -87,7 +92,7 @@ $line
   WorkUnits $units
 </ap_module>
 <ap_module>
-  ModuleName simple_strided
+  ModuleName $PATTERN
   Mode read
 $line
   TimingScope phase
@@ -123,7 +128,9 @@ ior_run() { # where ranks interface size round file units
   local own=()
   [ "$iface" = hdf5 ] && own=(--hdf5.noFill) # as pio's dataset: space allocated, never filled
   rm -f "$file" "$WORK/ior.json"
-  run_mpi "$n" "$IOR" -a "$(ior_api "$iface")" -b "$size" -t "$size" -s "$units" -g -w -r -i 1 \
+  local shape=(-b "$size" -t "$size" -s "$units")
+  [ "$PATTERN" = segmented ] && shape=(-b "$((units * $(bytes_of "$size")))" -t "$size" -s 1)
+  run_mpi "$n" "$IOR" -a "$(ior_api "$iface")" "${shape[@]}" -g -w -r -i 1 \
     "${own[@]}" -o "$file" -O summaryFormat=JSON -O "summaryFile=$WORK/ior.json" >/dev/null
   $PY - "$WORK/ior.json" "$where" "$n" "$iface" "$size" "$round" "$(bytes_of "$size")" "$units" \
     >> "$RAW" <<'PYEOF'
@@ -156,7 +163,7 @@ done
 
 start=$(date +%s)
 echo "bench-interfaces: ROUNDS=$ROUNDS RANKS=$RANKS SIZES=\"$SIZES\" PER_RANK=$PER_RANK" \
-  "INTERFACES=\"$INTERFACES\" FILEVIEW=$FILEVIEW dirs: ${DIRS[*]} IOR=$IOR"
+  "INTERFACES=\"$INTERFACES\" FILEVIEW=$FILEVIEW PATTERN=$PATTERN dirs: ${DIRS[*]} IOR=$IOR"
 echo "load before: $(uptime | sed 's/.*load average: //')"
 for round in $(seq "$ROUNDS"); do
   for where in "${DIRS[@]}"; do
