@@ -5,17 +5,19 @@
 
 #include "config/config.hpp"
 #include "config/directive_docs.hpp"
-#include "pio/version.hpp"
 #include "guard/process_guard.hpp"
+#include "pio/version.hpp"
 #include "run/run.hpp"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
+  const double init_wtime = MPI_Wtime();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   pio::harness::install_process_guards();
 
   pio::harness::RunOptions opt;
+  opt.init_wtime = init_wtime;
   bool list = false;
   CLI::App app{"pio-bench: parallel I/O benchmark harness (run under mpiexec)", "pio-harness"};
   app.add_option("-c,--config", opt.config_path,

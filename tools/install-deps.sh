@@ -3,6 +3,7 @@
 # chromium and python3-websocket: the browser test of pio-report's page (tests/tools).
 # libhdf5-mpich-dev: parallel HDF5 built for this MPICH (the hdf5 I/O interface, pio::io).
 # iproute2 and util-linux: the emulated hosts of tests/multihost (network + UTS namespaces);
+# strace: the multihost test that only rank 0 reads the config and manifests; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
 set -e
 SUDO=""
@@ -12,4 +13,5 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   g++ cmake make pkg-config mpich libmpich-dev libdotconf-dev libboost-dev \
   libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev libhdf5-mpich-dev python3 \
   python3-numpy python3-scipy python3-matplotlib python3-pytest \
-  chromium python3-websocket iproute2 util-linux slurmctld slurmd slurm-client munge >/dev/null
+  chromium python3-websocket iproute2 util-linux strace time slurmctld slurmd slurm-client munge \
+  >/dev/null

@@ -43,6 +43,9 @@ struct ParseState {
   std::vector<std::pair<dev_t, ino_t>> reading;
   std::vector<std::string> reading_names;
   int files_read = 0;
+  /// The files as another process read them (parse_config with read_before), and the next one.
+  const std::vector<ConfigSource> *given = nullptr;
+  size_t next_given = 0;
 
   /// Reads one file (the main config, or an Include'd one named at from_file:from_line).
   void parse_file(const std::string &path, const std::string &from_file, int from_line);
@@ -213,12 +216,24 @@ int on_error(configfile_t *cf, int type, unsigned long, const char *msg) {
 
 void ParseState::parse_file(const std::string &path, const std::string &from_file, int from_line) {
   const bool nested = !from_file.empty();
-  ConfigSource src = read_config_source(path, from_file, from_line);
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    throw ConfigError(nested ? from_file : path, from_line, "config file '" + path + "' vanished",
-                      "check the path");
-  const auto id = std::make_pair(st.st_dev, st.st_ino);
+  ConfigSource src;
+  std::pair<dev_t, ino_t> id{};
+  if (given) {
+    // The reader refused cycles already; the files come in the order it read them.
+    if (next_given >= given->size() || (*given)[next_given].path != path)
+      throw ConfigError(nested ? from_file : path, from_line,
+                        "config file '" + path + "' is not among the files rank 0 read",
+                        "report this as a bug: the broadcast config differs from rank 0's");
+    src = (*given)[next_given];
+    id = std::make_pair(dev_t{0}, static_cast<ino_t>(++next_given));
+  } else {
+    src = read_config_source(path, from_file, from_line);
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+      throw ConfigError(nested ? from_file : path, from_line, "config file '" + path + "' vanished",
+                        "check the path");
+    id = std::make_pair(st.st_dev, st.st_ino);
+  }
   for (size_t i = 0; i < reading.size(); ++i)
     if (reading[i] == id) {
       std::string cycle;
@@ -261,8 +276,10 @@ void ParseState::parse_file(const std::string &path, const std::string &from_fil
 
 } // namespace
 
-Config parse_config(const std::string &path) {
+namespace {
+Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
   ParseState state;
+  state.given = given;
   for (const auto &d : harness_directives()) // the table's defaults, before any line is read
     if (d.set_global && !d.spec.default_value.empty())
       d.set_global(state.config.global, check_directive(d.spec, default_words(d.spec)));
@@ -297,6 +314,13 @@ Config parse_config(const std::string &path) {
   expand_sweeps(state.config); // after the global defaults, so a swept value wins
   check_interface_rules(state.config);
   return state.config;
+}
+} // namespace
+
+Config parse_config(const std::string &path) { return parse(path, nullptr); }
+
+Config parse_config(const std::string &path, const std::vector<ConfigSource> &read_before) {
+  return parse(path, &read_before);
 }
 
 } // namespace pio::harness

@@ -30,6 +30,7 @@ struct GlobalConfig {
   bool report_header_offset = false;             ///< ReportHeaderOffset
   bool sync_writes = false;                      ///< SyncWrites
   std::vector<std::string> module_paths;         ///< ModulePath dir... (repeatable)
+  std::string stage_modules;                     ///< StageModules dir (node-local copies)
   std::string results_file = "pio-results.json"; ///< ResultsFile (-r overrides)
   std::string csv_file;                          ///< CsvFile: one row per repetition ("" = no CSV)
   bool verify = false;                           ///< Verify (default for blocks)

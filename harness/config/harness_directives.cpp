@@ -138,6 +138,16 @@ std::vector<HarnessDirective> make_table() {
                [](GlobalConfig &g, const Words &w) {
                  g.module_paths.insert(g.module_paths.end(), w.begin(), w.end());
                }});
+  t.push_back({{"StageModules", T::Text, "",
+                "node-local directory (e.g. /tmp or /dev/shm, existing on every node) where each "
+                "node's first rank writes the module objects the run needs, read once by rank 0 "
+                "and broadcast, so that the node's ranks open them from there, not from the "
+                "shared file system; the copies and their directory are removed at exit "
+                "(docs/performance.md, \"Start-up\"); default: off"},
+               S::Global,
+               kExt,
+               "<dir>",
+               [](GlobalConfig &g, const Words &w) { g.stage_modules = w[0]; }});
   t.push_back(
       {{"ResultsFile", T::Text, "pio-results.json", "the JSON results document (-r overrides)"},
        S::Global,

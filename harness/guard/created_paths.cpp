@@ -114,13 +114,22 @@ void untrack_created(const std::string &path) {
 }
 
 void remove_tracked() noexcept {
+  // Files first, then directories, the last tracked first: a directory the process made and then
+  // filled (StageModules' copies) is empty by the time it is removed.
+  int dirs[kSlots];
+  int n_dirs = 0;
   for (int i = 0; i < kSlots; ++i)
     if (g_used[i].load()) {
-      g_used[i].store(false);
       if (::unlink(g_paths[i]) != 0)
-        ::rmdir(g_paths[i]); // a claimed directory: removed only if empty (rmdir is signal-safe)
+        dirs[n_dirs++] = i;
+      else
+        g_used[i].store(false);
       remove_romio_companions(g_paths[i], g_since_ns.load());
     }
+  for (int k = n_dirs - 1; k >= 0; --k) {
+    g_used[dirs[k]].store(false);
+    ::rmdir(g_paths[dirs[k]]); // a claimed directory: removed only if empty (rmdir is signal-safe)
+  }
 }
 
 } // namespace pio::harness

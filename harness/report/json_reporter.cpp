@@ -235,6 +235,7 @@ nlohmann::json to_json(const RunResult &run) {
           {"test_file", run.test_file},
           {"test_path", run.test_path},
           {"working_directory", run.working_directory},
+          {"startup_s", run.startup_s},
           {"file_system", run.file_system},
           {"config_path", run.config_path},
           {"config_text", run.config_text},

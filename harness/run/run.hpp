@@ -33,8 +33,11 @@ struct RunOptions {
   /// Live progress lines on `err`, rank 0 (--progress: On, --quiet: Off).
   ProgressMode progress = ProgressMode::Auto;
   std::vector<std::string> command_line; ///< recorded in the results
-  std::ostream *out = &std::cout;        ///< tables and progress (rank 0)
-  std::ostream *err = &std::cerr;        ///< errors and warnings
+  /// MPI_Wtime() when MPI_Init returned (set by main; < 0: run()'s start), the origin of the
+  /// results' startup_s.
+  double init_wtime = -1;
+  std::ostream *out = &std::cout; ///< tables and progress (rank 0)
+  std::ostream *err = &std::cerr; ///< errors and warnings
   /// The caller's own reporters (not owned), told every event on rank 0 after the default ones
   /// (google/benchmark's RunSpecifiedBenchmarks(display, file) is the model).
   std::vector<Reporter *> reporters;

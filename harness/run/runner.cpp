@@ -23,6 +23,8 @@
 #include "run/run.hpp"
 #include "run/run_block.hpp"
 #include "run/run_state.hpp"
+#include "run/stage_modules.hpp"
+#include "run/startup_broadcast.hpp"
 
 namespace pio::harness {
 
@@ -30,6 +32,7 @@ namespace {
 
 /// What is decided before any I/O. Plans point into config and catalog: it is filled in place.
 struct Prepared {
+  StagedModules staged; ///< declared first: the copies outlive the catalog that opened them
   Config config;
   Catalog catalog;
   std::vector<ModulePlan> plans;
@@ -46,18 +49,50 @@ RunOutcome stop_before_io(const RunOptions &options, const BlockRanks &run, cons
 }
 
 /// The config read and expanded for the run's size, the module objects found, every block
-/// resolved and its directives checked; the outputs decided. Agreed on every rank.
+/// resolved and its directives checked; the outputs decided. Agreed on every rank. Only rank 0
+/// reads the config files and the manifests; the other ranks plan from what it broadcasts
+/// (startup_broadcast.hpp) and open only the objects the plan names (or their node-local copies:
+/// StageModules).
 std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks &run,
                                      Prepared &p) {
-  const std::string err = capture("config", [&] {
-    p.config = parse_config(options.config_path);
-    expand_processes(p.config, run.size);
-    p.catalog = scan_modules(module_search_path(options.module_dirs, p.config));
-    p.plans = plan_modules(p.config, p.catalog);
-    if (p.config.modules.empty())
-      throw Error(p.config.path + " has no <ap_module> block",
-                  "add at least one module block; see docs/configuration.md");
-  });
+  StartupInputs inputs;
+  std::string err;
+  if (run.rank == 0) {
+    err = capture("config", [&] {
+      p.config = parse_config(options.config_path);
+      p.catalog = scan_modules(module_search_path(options.module_dirs, p.config));
+    });
+    inputs.ok = err.empty();
+    if (inputs.ok) {
+      inputs.sources = p.config.sources;
+      inputs.catalog.listed = p.catalog.listed;
+      inputs.catalog.unlisted = p.catalog.unlisted;
+      inputs.catalog.problems = p.catalog.problems;
+      inputs.catalog.duplicates = p.catalog.duplicates;
+      inputs.catalog.notes = p.catalog.notes;
+    }
+  }
+  broadcast_startup(run.comm, inputs);
+  if (inputs.ok) {
+    err = capture("config", [&] {
+      if (run.rank != 0) {
+        p.config = parse_config(options.config_path, inputs.sources);
+        p.catalog = std::move(inputs.catalog);
+      }
+      expand_processes(p.config, run.size);
+    });
+  }
+  if (auto f = agree(run.comm, err))
+    return f;
+  {
+    err = capture("config", [&] {
+      p.staged.stage(run.comm, p.config, p.catalog); // collective: every rank is here
+      p.plans = plan_modules(p.config, p.catalog);
+      if (p.config.modules.empty())
+        throw Error(p.config.path + " has no <ap_module> block",
+                    "add at least one module block; see docs/configuration.md");
+    });
+  }
   if (auto f = agree(run.comm, err))
     return f;
   const GlobalConfig &g = p.config.global;
@@ -183,9 +218,12 @@ RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const 
   return RunOutcome{0, {}};
 }
 
-/// The run's record (provenance, config) and the reporters' run_started.
-void start_run(RunState &rs, const Prepared &p) {
+/// The run's record (provenance, config, start-up time since `since`) and the reporters'
+/// run_started.
+void start_run(RunState &rs, const Prepared &p, double since) {
   fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file, rs.result);
+  const double mine = MPI_Wtime() - since;
+  MPI_Reduce(&mine, &rs.result.startup_s, 1, MPI_DOUBLE, MPI_MAX, 0, rs.run.comm);
   if (rs.run.rank != 0)
     return;
   rs.result.config_path = p.config.path;
@@ -226,6 +264,7 @@ RunOutcome finish_run(RunState &rs, bool config_error) {
 } // namespace
 
 RunOutcome run(const RunOptions &options, MPI_Comm comm) {
+  const double entered = options.init_wtime >= 0 ? options.init_wtime : MPI_Wtime();
   RunInProgress in_progress; // an exit() from here on is a failed run
   RunState rs;
   rs.options = &options;
@@ -250,7 +289,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
 
   OwnedFiles files(p.overwrite, p.keep, options.clean_stale);
   rs.files = &files;
-  start_run(rs, p);
+  start_run(rs, p, entered);
   const bool config_error = !run_blocks(rs, p.plans);
   return finish_run(rs, config_error);
 }

@@ -231,6 +231,9 @@ struct RunResult {
   std::string test_file, file_system;
   std::string test_path;         ///< TestFile as an absolute path
   std::string working_directory; ///< rank 0's working directory
+  /// Seconds from MPI_Init's end (run()'s start in-process) to the first block's start, the
+  /// largest over the ranks: the harness's start-up (docs/performance.md, "Start-up").
+  double startup_s = 0;
   std::string config_path, config_text;
   std::vector<ConfigFile> config_files;         ///< every file read, the main config first
   std::vector<ConfigVariable> config_variables; ///< every ${VAR} expanded, in reading order

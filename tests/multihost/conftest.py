@@ -42,28 +42,41 @@ class Run:
         raise KeyError(rank)
 
 
-@pytest.fixture
-def harness(hosts, tmp_path):
-    """run(conf_text, timeout=120): pio-harness at HOSTS x RANKS_PER_HOST ranks."""
+class Harness:
+    """harness(conf_text, timeout=120): pio-harness at HOSTS x RANKS_PER_HOST ranks.
+    command() builds the mpiexec line alone (for a run the test starts and kills itself)."""
 
-    def run(conf_text, timeout=120, extra_modules=()):
-        conf = tmp_path / "run.conf"
-        results = tmp_path / "results.json"
-        conf.write_text(f"ResultsFile {results}\nTestFile {tmp_path}/mh.testfile\n" + conf_text)
-        hosts_arg = subprocess.run([str(HOSTS_SCRIPT), "hosts", str(HOSTS), str(RANKS_PER_HOST)],
-                                   check=True, capture_output=True, text=True).stdout.strip()
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        self.results = tmp_path / "results.json"
+
+    def command(self, conf_text, extra_modules=(), hosts_arg=None, wrapper=(), args=()):
+        conf = self.tmp_path / "run.conf"
+        conf.write_text(f"ResultsFile {self.results}\nTestFile {self.tmp_path}/mh.testfile\n" +
+                        conf_text)
+        if hosts_arg is None:
+            hosts_arg = subprocess.run([str(HOSTS_SCRIPT), "hosts", str(HOSTS),
+                                        str(RANKS_PER_HOST)], check=True, capture_output=True,
+                                       text=True).stdout.strip()
         module_dirs = [os.environ["PIO_MODULE_DIR"], *extra_modules]
-        cmd = ["timeout", "-k", "5", str(timeout), "mpiexec", "-iface", "pio-mhbr",
-               "-launcher", "ssh", "-launcher-exec", str(HOSTS_SCRIPT), "-hosts", hosts_arg,
-               "-n", str(HOSTS * RANKS_PER_HOST),
+        cmd = ["mpiexec", "-iface", "pio-mhbr", "-launcher", "ssh", "-launcher-exec",
+               str(HOSTS_SCRIPT), "-hosts", hosts_arg, "-n", str(HOSTS * RANKS_PER_HOST),
                "-genv", "MPIR_CVAR_POLLS_BEFORE_YIELD", "1", "-genv", "HWLOC_COMPONENTS", "-pci",
-               os.environ["PIO_HARNESS"]]
+               *wrapper, os.environ["PIO_HARNESS"]]
         for d in module_dirs:
             cmd += ["-M", d]
-        cmd += ["-c", str(conf)]
-        p = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True)
+        return cmd + ["-c", str(conf), *args]
+
+    def __call__(self, conf_text, timeout=120, **kw):
+        if self.results.exists():
+            self.results.unlink()
+        cmd = ["timeout", "-k", "5", str(timeout)] + self.command(conf_text, **kw)
+        p = subprocess.run(cmd, cwd=self.tmp_path, capture_output=True, text=True)
         assert p.returncode != 124, f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
-        doc = json.loads(results.read_text()) if results.exists() else None
+        doc = json.loads(self.results.read_text()) if self.results.exists() else None
         return Run(p.returncode, p.stdout + p.stderr, doc)
 
-    return run
+
+@pytest.fixture
+def harness(hosts, tmp_path):
+    return Harness(tmp_path)

@@ -94,3 +94,48 @@ def test_node_memory_and_ranks_per_node_detected_per_node(harness):
     assert params["processes_per_node"] == "2"
     node_memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert int(params["memory_per_node"]) == node_memory
+
+
+def imb_groups(r):
+    """Each IMB test's groups (from params.group_ranks: '0 2;1 3') as lists of world ranks."""
+    out = []
+    for t in r.results["modules"][0]["tests"]:
+        assert t["error"] is None, t["error"]
+        out.append([[int(x) for x in g.split()] for g in t["params"]["group_ranks"].split(";")])
+    return out
+
+
+def test_imb_multi_groups_by_host(harness):
+    # IMB -multi: P / np groups of np consecutive ranks; with hydra's block placement each
+    # PingPong pair sits on one host, which the results show through hosts[].rank_list.
+    r = harness("""<ap_module>
+  ModuleName PingPong
+  MsgLengths 0 1K
+  Multi 1
+  MsgsPerSample 5
+</ap_module>
+""")
+    assert r.rc == 0, r.output
+    for groups in imb_groups(r):
+        assert groups == [[0, 1], [2, 3]]
+        assert [{r.host_of(w) for w in g} for g in groups] == [{"pio-mh1"}, {"pio-mh2"}]
+
+
+def test_imb_map_pairs_ranks_across_hosts(harness):
+    # IMB -map 2x2 (§5.1.2.10) numbers ranks along the rows of a 2 x 2 matrix (ranks per node
+    # x nodes): each pair joins a rank of pio-mh1 with its counterpart on pio-mh2, as IMB's
+    # -map places them under block placement.
+    r = harness("""<ap_module>
+  ModuleName PingPong
+  MsgLengths 0 1K
+  Multi 1
+  Map 2x2
+  MsgsPerSample 5
+</ap_module>
+""")
+    assert r.rc == 0, r.output
+    for groups in imb_groups(r):
+        assert groups == [[0, 2], [1, 3]]
+        for g in groups:
+            assert [r.host_of(w) for w in g] == ["pio-mh1", "pio-mh2"]
+    assert all(t["params"]["map"] == "2x2" for t in r.results["modules"][0]["tests"])
