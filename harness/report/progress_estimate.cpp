@@ -6,9 +6,9 @@
 #include "report/progress_estimate.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <numeric>
-
-#include "report/progress_reporter.hpp"
 
 namespace pio::harness {
 
@@ -29,6 +29,21 @@ struct Part {
 };
 
 } // namespace
+
+std::string progress_duration(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    return "?";
+  char buf[64];
+  if (seconds < 60)
+    std::snprintf(buf, sizeof buf, "%.1fs", seconds);
+  else if (seconds < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(seconds) / 60,
+                  static_cast<int>(seconds) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(seconds) / 3600,
+                  static_cast<int>(seconds) % 3600 / 60);
+  return buf;
+}
 
 std::string eta_text(const Eta &eta) {
   switch (eta.kind) {

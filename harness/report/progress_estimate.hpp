@@ -37,6 +37,9 @@ struct Eta {
   double seconds = 0;
 };
 
+/// "12.3s", "4m05s", "1h02m" ("?" for a negative or infinite time).
+std::string progress_duration(double seconds);
+
 /// "left ~4m10s", "left >=4m10s" or "left ?".
 std::string eta_text(const Eta &eta);
 

@@ -24,21 +24,6 @@ double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string progress_duration(double seconds) {
-  if (!(seconds >= 0) || !std::isfinite(seconds))
-    return "?";
-  char buf[64];
-  if (seconds < 60)
-    std::snprintf(buf, sizeof buf, "%.1fs", seconds);
-  else if (seconds < 3600)
-    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(seconds) / 60,
-                  static_cast<int>(seconds) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(seconds) / 3600,
-                  static_cast<int>(seconds) % 3600 / 60);
-  return buf;
-}
-
 ProgressReporter::ProgressReporter(std::ostream &out, ProgressClock clock, double interval,
                                    bool every_block_end)
     : out_(&out), clock_(clock ? std::move(clock) : ProgressClock(steady_seconds)),

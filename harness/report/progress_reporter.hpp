@@ -72,7 +72,4 @@ private:
 /// Monotonic seconds (steady_clock).
 double steady_seconds();
 
-/// "12.3s", "4m05s", "1h02m".
-std::string progress_duration(double seconds);
-
 } // namespace pio::harness
