@@ -38,10 +38,13 @@ int main(int argc, char **argv) {
                "remove test files left by a pio-bench run that died, also when it ran on another "
                "host (leftovers of a run on this host that is gone are always removed)");
   bool quiet = false, progress = false;
-  auto *quiet_flag = app.add_flag("--quiet", quiet, "no live progress lines on standard error");
+  auto *quiet_flag = app.add_flag(
+      "--quiet", quiet,
+      "no live progress lines on standard error (by default rank 0 prints one per block start "
+      "and at most one more every 10 s)");
   app.add_flag("--progress", progress,
-               "live progress lines on standard error (at most one a second and one per block) "
-               "also when it is not a terminal, as under mpiexec")
+               "more live progress lines on standard error: at most one a second, and a final "
+               "line per block")
       ->excludes(quiet_flag);
   app.add_flag("--check", opt.check_only,
                "check the config, the modules and the files, then stop before any I/O");

@@ -1,7 +1,5 @@
-// Live progress lines (progress_reporter.hpp). The estimate of what is left: the running test
-// is extrapolated from the share of its units done (over repetitions and phases), each later
-// test of the block takes the mean of the block's tests so far, and each later block the mean
-// of the blocks so far.
+// Live progress lines (progress_reporter.hpp); the estimate of what is left is the
+// EtaEstimator's (progress_estimate.hpp), told every block, test and unit.
 #include "report/progress_reporter.hpp"
 
 #include <algorithm>
@@ -26,24 +24,11 @@ double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string progress_duration(double seconds) {
-  if (!(seconds >= 0) || !std::isfinite(seconds))
-    return "?";
-  char buf[64];
-  if (seconds < 60)
-    std::snprintf(buf, sizeof buf, "%.1fs", seconds);
-  else if (seconds < 3600)
-    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(seconds) / 60,
-                  static_cast<int>(seconds) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(seconds) / 3600,
-                  static_cast<int>(seconds) % 3600 / 60);
-  return buf;
-}
-
-ProgressReporter::ProgressReporter(std::ostream &out, ProgressClock clock, double interval)
+ProgressReporter::ProgressReporter(std::ostream &out, ProgressClock clock, double interval,
+                                   bool every_block_end)
     : out_(&out), clock_(clock ? std::move(clock) : ProgressClock(steady_seconds)),
-      interval_(interval), last_line_(-std::numeric_limits<double>::infinity()) {}
+      interval_(interval), every_block_end_(every_block_end),
+      last_line_(-std::numeric_limits<double>::infinity()) {}
 
 void ProgressReporter::emit(double now, const std::string &text) {
   *out_ << "pio-harness: progress: " << text << "\n" << std::flush;
@@ -56,40 +41,10 @@ std::string ProgressReporter::prefix() const {
 }
 
 std::string ProgressReporter::times(double now) const {
-  const double elapsed = now - run_start_;
-  double left = std::numeric_limits<double>::quiet_NaN();
-  const int later_blocks = count_ - index_ - 1;
-  if (block_) {
-    const double in_block = now - block_start_;
-    const auto done = static_cast<double>(block_->tests.size());
-    const int planned = block_->tests_planned;
-    if (planned > 0 && (done > 0 || test_fraction_ > 0)) {
-      // The running test by its own rate, each test after it as the mean test so far.
-      double running_left = 0, mean_test = 0;
-      if (test_fraction_ > 0) {
-        const double running_total = (now - test_start_) / test_fraction_;
-        running_left = running_total - (now - test_start_);
-        mean_test = (test_start_ - block_start_ + running_total) / (done + 1);
-      } else {
-        mean_test = in_block / done;
-      }
-      const double after = std::max(0.0, planned - done - (test_fraction_ > 0 ? 1 : 0));
-      const double block_left = std::max(0.0, running_left + mean_test * after);
-      const double mean_block = (blocks_time_ + in_block + block_left) / (blocks_done_ + 1);
-      left = block_left + mean_block * later_blocks;
-    } else if (blocks_done_ > 0) {
-      const double mean_block = blocks_time_ / blocks_done_;
-      left = std::max(0.0, mean_block - in_block) + mean_block * later_blocks;
-    }
-  } else if (blocks_done_ > 0) {
-    left = blocks_time_ / blocks_done_ * later_blocks; // between blocks: index_ is done
-  }
-  return "elapsed " + progress_duration(elapsed) + ", left ~" + progress_duration(left);
+  return "elapsed " + progress_duration(now - run_start_) + ", " + eta_text(eta_.left(now));
 }
 
-void ProgressReporter::run_started(const RunResult &) {
-  run_start_ = clock_();
-}
+void ProgressReporter::run_started(const RunResult &) { run_start_ = clock_(); }
 
 void ProgressReporter::block_started(const RunResult &, const ModuleResult &block, int index,
                                      int count) {
@@ -97,18 +52,16 @@ void ProgressReporter::block_started(const RunResult &, const ModuleResult &bloc
   block_ = &block;
   index_ = index;
   count_ = count;
-  block_start_ = test_start_ = now;
-  test_fraction_ = 0;
-  if (due(now))
-    emit(now, prefix() + " (" + block.module + "): started, " + times(now));
+  block_start_ = now;
+  eta_.block_started(index, count, now);
+  emit(now, prefix() + " (" + block.module + "): started, " + times(now));
 }
 
 void ProgressReporter::test_finished(const RunResult &, const ModuleResult &block,
                                      const TestResult &test) {
   const double now = clock_();
   block_ = &block;
-  test_fraction_ = 0;
-  test_start_ = now; // the next test's, near enough: the harness's work in between is small
+  eta_.test_finished(now);
   if (!due(now))
     return;
   std::string outcome = test.error ? "FAILED" : "done";
@@ -123,7 +76,6 @@ void ProgressReporter::test_finished(const RunResult &, const ModuleResult &bloc
 void ProgressReporter::block_finished(const RunResult &, const ModuleResult &block) {
   const double now = clock_();
   block_ = &block;
-  test_fraction_ = 0;
   long failed = std::count_if(block.tests.begin(), block.tests.end(),
                               [](const TestResult &t) { return t.error.has_value(); });
   std::string text = prefix() + ": block " + (block.error || failed ? "FAILED" : "done") + ", " +
@@ -132,10 +84,10 @@ void ProgressReporter::block_finished(const RunResult &, const ModuleResult &blo
   if (failed)
     text += " (" + std::to_string(failed) + " failed)";
   text += " in " + progress_duration(now - block_start_);
-  blocks_time_ += now - block_start_;
-  ++blocks_done_;
+  eta_.block_finished(now);
   block_ = nullptr;
-  emit(now, text + ", " + times(now));
+  if (every_block_end_ || due(now))
+    emit(now, text + ", " + times(now));
 }
 
 void ProgressReporter::run_finished(const RunResult &) {}
@@ -156,7 +108,7 @@ void ProgressReporter::unit_done(const TestContext &test, int phase, std::int64_
     else if (p.work_units > 0)
       in_phase = std::min(1.0, static_cast<double>(units) / static_cast<double>(p.work_units));
     const long reps = std::max(1L, block_->reps);
-    test_fraction_ = std::min(1.0, (test.rep + (phase + in_phase) / phases) / reps);
+    eta_.unit_progress(test.test_index, test.rep, phase, in_phase);
     if (!due(now))
       return;
     std::string text = prefix() + ": test " + std::to_string(test.test_index + 1) + "/" +

@@ -1,13 +1,17 @@
 #pragma once
-/// Live progress on long runs (docs/results.md, "Live progress"): at most one line per interval
-/// (1 s) on rank 0's error stream saying which block and test run, the units done, the elapsed
-/// time, an estimate of what is left and the current bandwidth; and one final line per block.
+/// Live progress on long runs (docs/results.md, "Live progress"): on rank 0's error stream one
+/// line per block start and at most one line per interval (10 s by default, 1 s with --progress)
+/// saying which block and test run, the units done, the elapsed time, an estimate of what is
+/// left (progress_estimate.hpp) and the current bandwidth; with --progress also one final line
+/// per block.
 
 #include <cstdint>
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "report/progress_estimate.hpp"
 #include "report/reporter.hpp"
 #include "report/unit_listener.hpp"
 
@@ -21,20 +25,24 @@ using ProgressClock = std::function<double()>;
 /// long test shows its units as they are done.
 class ProgressReporter : public Reporter, public UnitListener {
 public:
-  /// Writes to `out`; `clock` (steady_clock by default) and `interval` (seconds) pace the lines.
-  explicit ProgressReporter(std::ostream &out, ProgressClock clock = {}, double interval = 1.0);
+  /// Writes to `out`; `clock` (steady_clock by default) and `interval` (seconds) pace the lines;
+  /// `every_block_end`: each block's final line is printed even when not due.
+  explicit ProgressReporter(std::ostream &out, ProgressClock clock = {}, double interval = 1.0,
+                            bool every_block_end = true);
   ProgressReporter(const ProgressReporter &) = delete;
   ProgressReporter &operator=(const ProgressReporter &) = delete;
 
+  /// The blocks the run will run (from the pre-flight check), for the estimate of what is left.
+  void set_plan(std::vector<PlannedBlock> plan) { eta_ = EtaEstimator(std::move(plan)); }
   /// Starts the clock.
   void run_started(const RunResult &run) override;
-  /// "[i/n] <label> (<module>): started" (paced).
+  /// "[i/n] <label> (<module>): started" (always printed).
   void block_started(const RunResult &run, const ModuleResult &block, int index,
                      int count) override;
   /// "[i/n] <label>: test j/m (<test>) done, <bandwidth>, elapsed, left" (paced).
   void test_finished(const RunResult &run, const ModuleResult &block,
                      const TestResult &test) override;
-  /// "[i/n] <label>: block done, k/m tests ..., elapsed, left" (always printed).
+  /// "[i/n] <label>: block done, k/m tests ..., elapsed, left" (paced unless every_block_end).
   void block_finished(const RunResult &run, const ModuleResult &block) override;
   /// Nothing more to say.
   void run_finished(const RunResult &run) override;
@@ -51,23 +59,17 @@ private:
   std::ostream *out_;
   ProgressClock clock_;
   double interval_;
+  bool every_block_end_;
   double last_line_;
-  // The run so far.
   double run_start_ = 0;
-  double blocks_time_ = 0; ///< summed durations of the finished blocks
-  int blocks_done_ = 0;
+  EtaEstimator eta_;
   // The current block.
   const ModuleResult *block_ = nullptr;
   int index_ = 0, count_ = 0;
   double block_start_ = 0;
-  double test_start_ = 0;    ///< of the running test (the block's start or the last test's end)
-  double test_fraction_ = 0; ///< of the running test, from its units (0 between tests)
 };
 
 /// Monotonic seconds (steady_clock).
 double steady_seconds();
-
-/// "12.3s", "4m05s", "1h02m".
-std::string progress_duration(double seconds);
 
 } // namespace pio::harness

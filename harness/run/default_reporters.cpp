@@ -1,7 +1,5 @@
 #include "run/default_reporters.hpp"
 
-#include <unistd.h>
-
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/error_log.hpp"
@@ -21,9 +19,9 @@ bool progress_wanted(const RunOptions &options) {
   case ProgressMode::Auto:
     break;
   }
-  // Not into a log or a test's stream: mpiexec (Hydra) hands the ranks pipes, so under mpiexec
-  // this is off unless --progress asks for it.
-  return options.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  // On the process's own standard error, a terminal or not (under mpiexec, Hydra hands the
+  // ranks pipes and that is how everybody runs it); never into a caller's stream.
+  return options.err == &std::cerr;
 }
 
 DefaultReporters make_reporters(const RunOptions &options, const Config &config,
@@ -43,8 +41,13 @@ DefaultReporters make_reporters(const RunOptions &options, const Config &config,
   if (!csv.empty())
     r.push_back(std::make_unique<CsvReporter>(csv, overwrite));
   if (progress_wanted(options)) {
-    auto progress = std::make_unique<ProgressReporter>(*options.err);
+    // By default a low rate (a line per block start, at most one more every 10 s);
+    // --progress: at most one a second and every block's final line.
+    const bool verbose = options.progress == ProgressMode::On;
+    auto progress = std::make_unique<ProgressReporter>(*options.err, ProgressClock{},
+                                                       verbose ? 1.0 : 10.0, verbose);
     out.listener = progress.get();
+    out.progress = progress.get();
     r.push_back(std::move(progress));
   }
   return out;

@@ -23,7 +23,7 @@ public:
 /// of comm, the block's located DirectiveError or "" (with every_error, any error of
 /// init_module, located at the block's ModuleName line).
 std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &plan,
-                        bool every_error) {
+                        bool every_error, std::vector<TestSpec> &tests) {
   NoFileServices services;
   ModuleContext mctx = block_context(comm, config, plan, services);
   mctx.validate_only = true;
@@ -35,7 +35,7 @@ std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &p
   bool config_error = false;
   const std::string err = capture("config", [&] {
     inst = instantiate(*plan.library, *plan.info);
-    init_with_located_errors(block, &config_error, [&] { (void)inst.module->init_module(mctx); });
+    init_with_located_errors(block, &config_error, [&] { tests = inst.module->init_module(mctx); });
   });
   if (const auto any = agree(comm, err)) {
     // A config error on any rank stops the run; any other failure is the run's to report at
@@ -63,7 +63,8 @@ std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &p
 } // namespace
 
 std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans, bool every_error) {
+                                 const std::vector<ModulePlan> &plans, bool every_error,
+                                 std::vector<std::vector<TestSpec>> *declared) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -74,8 +75,11 @@ std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
       mpi_check(MPI_Comm_split(comm, rank < procs ? 0 : MPI_UNDEFINED, rank, sub.out()),
                 "MPI_Comm_split");
     std::string err;
+    std::vector<TestSpec> tests;
     if (rank < procs)
-      err = check_block(procs < size ? sub.get() : comm, config, plan, every_error);
+      err = check_block(procs < size ? sub.get() : comm, config, plan, every_error, tests);
+    if (declared)
+      declared->push_back(std::move(tests));
     if (auto f = agree(comm, err))
       return f;
   }

@@ -21,8 +21,11 @@ namespace pio::harness {
 /// block's DirectiveError located at its directive's file:line ("config: FILE:LINE: ... (fix:
 /// ...)"), or nothing. Any other error of init_module (a kernel that needs two ranks) is left to
 /// the run, which reports it at its block as before, unless every_error (--check: the run would
-/// fail there), which returns it located at the block's ModuleName line.
+/// fail there), which returns it located at the block's ModuleName line. `declared`, when given,
+/// receives on rank 0 the tests each block's init_module returned (one entry per plan; empty
+/// for a block whose init_module failed), so the live progress knows their time budgets.
 std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans, bool every_error = false);
+                                 const std::vector<ModulePlan> &plans, bool every_error = false,
+                                 std::vector<std::vector<TestSpec>> *declared = nullptr);
 
 } // namespace pio::harness

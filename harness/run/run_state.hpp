@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "guard/owned_files.hpp"
 #include "pio/context.hpp"
 #include "pio/error.hpp"
 #include "pio/results.hpp"
+#include "report/progress_reporter.hpp"
 #include "report/reporter.hpp"
 #include "report/unit_listener.hpp"
 #include "run/run.hpp"
-#include "guard/owned_files.hpp"
 
 namespace pio::harness {
 
@@ -52,8 +53,9 @@ struct RunState {
   std::set<std::string> kept; ///< files kept between a module's tests or claimed by it (this rank)
   RunResult result;           ///< rank 0 only
   std::vector<std::unique_ptr<Reporter>> owned_reporters; ///< rank 0: the default reporters
-  std::vector<Reporter *> reporters; ///< rank 0: every reporter told, the caller's included
-  UnitListener *listener = nullptr; ///< rank 0: told after every work unit (live progress)
+  std::vector<Reporter *> reporters;    ///< rank 0: every reporter told, the caller's included
+  UnitListener *listener = nullptr;     ///< rank 0: told after every work unit (live progress)
+  ProgressReporter *progress = nullptr; ///< rank 0: the live progress, told the run's plan
 
   /// Deletes the files kept for or claimed by the module, once every rank of the block (comm)
   /// is done with them.

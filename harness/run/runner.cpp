@@ -198,6 +198,7 @@ std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
         DefaultReporters d = make_reporters(*rs.options, p.config, p.results_path, p.overwrite);
         rs.owned_reporters = std::move(d.reporters);
         rs.listener = d.listener;
+        rs.progress = d.progress;
       }
       for (auto &r : rs.owned_reporters)
         rs.reporters.push_back(r.get());
@@ -206,6 +207,29 @@ std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
     });
   }
   return agree(rs.run.comm, err);
+}
+
+/// What the live progress's estimate needs of each block (progress_estimate.hpp): its module and
+/// shared object, repetitions, settle time and the time budgets its tests declared.
+std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
+                                        const std::vector<std::vector<TestSpec>> &declared) {
+  std::vector<PlannedBlock> out;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    PlannedBlock b;
+    b.module = plans[i].info->name;
+    b.family = plans[i].library->path;
+    b.reps = plans[i].block->reps;
+    b.settle_s = plans[i].block->settle_time;
+    for (const TestSpec &t : i < declared.size() ? declared[i] : std::vector<TestSpec>{}) {
+      PlannedTest pt;
+      // A budget bounds the time only when no unit cap can end the phase first.
+      for (const Phase &ph : t.phases)
+        pt.budgets.push_back(ph.max_work_units > 0 ? 0 : ph.time_budget_s);
+      b.tests.push_back(std::move(pt));
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
 }
 
 /// --check: the config is valid; nothing runs.
@@ -282,10 +306,13 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   // Every block's init_module, before any I/O (and in --check): a value only a module can
   // judge stops the run here, with exit code 2, before the first block (preflight.hpp).
   Watchdog watchdog(p.config.global.step_timeout, rs.run.rank);
-  if (auto f = preflight(comm, p.config, p.plans, options.check_only))
+  std::vector<std::vector<TestSpec>> declared;
+  if (auto f = preflight(comm, p.config, p.plans, options.check_only, &declared))
     return stop_before_io(options, rs.run, *f);
   if (options.check_only)
     return report_valid(options, rs.run, p.config);
+  if (rs.progress)
+    rs.progress->set_plan(progress_plan(p.plans, declared));
 
   OwnedFiles files(p.overwrite, p.keep, options.clean_stale);
   rs.files = &files;

@@ -19,12 +19,15 @@ namespace pio {
 
 /// An access pattern or communication module. Methods run on every rank in this order:
 /// init_module, then per test and repetition describe_test, (before_work_unit, work_unit,
-/// after_work_unit) per unit, cleanup_test; finally cleanup_module. Throw pio::Error to fail;
-/// the harness agrees the failure across ranks and reports it.
+/// after_work_unit) per unit, cleanup_test; finally cleanup_module. init_module and
+/// cleanup_module run twice per block, on two instances: first in the pre-flight check before
+/// any I/O (ModuleContext::validate_only set: create no files, take no time), then in the run.
+/// Throw pio::Error to fail; the harness agrees the failure across ranks and reports it.
 class Module {
 public:
   virtual ~Module() = default;
-  /// 1. Reads the module's directives and returns its tests. Untimed.
+  /// 1. Reads the module's directives and returns its tests. Untimed. Also called, with
+  /// ctx.validate_only, in the pre-flight check (then cleanup_module): return the same tests.
   virtual std::vector<TestSpec> init_module(const ModuleContext &ctx) = 0;
   /// 2. Builds datatypes, buffers and the file view on the already-open file. Untimed.
   virtual void describe_test(TestContext &test) = 0;
@@ -56,11 +59,11 @@ struct ModuleInfo {
   /// name: config name, e.g. "simple_strided"; create: makes a fresh instance.
   ModuleInfo(std::string name, CreateModule create) : name(std::move(name)), create(create) {}
 
-  std::string name;        ///< config name, e.g. "simple_strided"
-  CreateModule create;     ///< makes a fresh instance
-  std::string title;       ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
-  std::string summary;     ///< one line for --list-modules
-  std::string reference;   ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
+  std::string name;      ///< config name, e.g. "simple_strided"
+  CreateModule create;   ///< makes a fresh instance
+  std::string title;     ///< thesis name, e.g. "Simple Strided"; "Title (mode)" selects Mode
+  std::string summary;   ///< one line for --list-modules
+  std::string reference; ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
   Output output = Output::Table;         ///< how the console shows its tests
   std::vector<DirectiveSpec> directives; ///< what its <ap_module> block accepts
 };
@@ -79,9 +82,9 @@ struct ModuleInfo {
 ///   PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{simple_info(), ...})
 #define PIO_EXPORT_MODULES(...)                                                                    \
   extern "C" __attribute__((visibility("default"))) const int pio_api_version = pio::kApiVersion;  \
-  extern "C" __attribute__((visibility("default")))                                               \
+  extern "C" __attribute__((visibility("default")))                                                \
   const pio::AbiFingerprint pio_abi_fingerprint = PIO_ABI_FINGERPRINT_INIT;                        \
-  extern "C" __attribute__((visibility("default"))) const std::vector<pio::ModuleInfo>            \
+  extern "C" __attribute__((visibility("default"))) const std::vector<pio::ModuleInfo>             \
       *pio_modules() {                                                                             \
     static const std::vector<pio::ModuleInfo> modules = __VA_ARGS__;                               \
     return &modules;                                                                               \

@@ -10,6 +10,7 @@
 #include "pattern_run.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
+#include "write_overlap.hpp"
 
 namespace pio::patterns {
 
@@ -58,9 +59,39 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     p.spec.params["reorder_tasks"] = std::to_string(reorder_tasks_);
     tests.push_back(p.spec);
   }
+  check_no_shared_writes(ctx);
   if (!layout_trace_.empty() && ctx.rank == 0 && !ctx.validate_only)
     start_layout_trace(layout_trace_);
   return tests;
+}
+
+namespace {
+
+bool writes(TemporalMode m) {
+  return m == TemporalMode::Write || m == TemporalMode::ReWrite ||
+         m == TemporalMode::ReadModifyWrite;
+}
+
+} // namespace
+
+void PatternModule::check_no_shared_writes(const ModuleContext &ctx) const {
+  // Rank 0 alone (the harness agrees a failure on one rank), in the pre-flight check too: before
+  // any file is opened. A file per process, rank groups or a read mode share nothing written.
+  if (ctx.rank != 0 || !writes(mode_))
+    return;
+  for (const auto &p : tests_) {
+    if (p.spec.file == FileUse::FilePerProcess || !p.spec.groups.color.empty())
+      continue;
+    const auto overlap = find_rank_overlap(*p.geometry, ctx.size, p.spec.phases.at(0).work_units);
+    if (overlap)
+      throw Error("the geometry of module " + ctx.module_name + ", test '" + p.spec.label +
+                      "', has two ranks write the same bytes (Mode " + temporal_mode_name(mode_) +
+                      "): " + *overlap +
+                      "; nothing was written (checked before any I/O; without this check Verify "
+                      "would report it as wrong data)",
+                  "make the Geometry's extents() give every rank its own bytes in each work "
+                  "unit; ranks may share bytes only in Mode read and re-read");
+  }
 }
 
 void PatternModule::describe_test(TestContext &test) {

@@ -45,7 +45,9 @@ pattern_directives(const std::string &work_units = "1",
 class PatternModule : public Module {
 public:
   /// Reads Mode, WorkUnits, HeaderOffset and ReorderTasks, then calls make_tests() and records
-  /// mode, work units, header offset and task reordering of every test in its params.
+  /// mode, work units, header offset and task reordering of every test in its params. In a
+  /// writing mode it refuses a geometry in which two ranks write the same bytes of one unit
+  /// (docs/writing-a-module.md, "Overlapping ranks"), before any I/O.
   std::vector<TestSpec> init_module(const ModuleContext &ctx) final;
   /// Picks the repetition's geometry; prepares the file for the read-type modes (untimed): with
   /// ReorderTasks k, rank (r + k) mod P writes the bytes rank r will read.
@@ -75,6 +77,9 @@ protected:
 
 private:
   struct Run; // per-test state: geometry, buffers, payload
+  /// Throws if in a writing mode two ranks' extents of one unit of a shared file overlap
+  /// (rank 0; every unit while the extents checked stay within 2^20 per test).
+  void check_no_shared_writes(const ModuleContext &ctx) const;
   TemporalMode mode_ = TemporalMode::Write;
   std::int64_t work_units_ = 1;
   std::int64_t header_offset_ = 0;

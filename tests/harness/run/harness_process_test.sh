@@ -1,6 +1,8 @@
 #!/bin/sh
 # The real pio-harness under mpiexec: a crash in a later module keeps the earlier results and
-# the exit is non-zero; a config error exits 2 on every rank. Usage: MPIEXEC N HARNESS MODDIR
+# the exit is non-zero; a config error exits 2 on every rank; live progress is on by default on
+# rank 0's standard error (a pipe under mpiexec) and off with --quiet. Usage: MPIEXEC N HARNESS
+# MODDIR
 set -u
 mpiexec=$1; n=$2; harness=$3; moddir=$4
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
@@ -68,4 +70,31 @@ grep -q "made no progress for 2 s (StepTimeout) in module test_faults" "$dir/out
 [ "$elapsed" -lt 60 ] || fail "the run took ${elapsed}s to end after a hang"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["modules"][0]["tests"][0]["reps"]' "$dir/hang.json" ||
   fail "results measured before the hang were lost"
-echo "harness_process: 3 passed, 0 failed"
+
+# Live progress by default (docs/results.md, "Live progress"): rank 0 alone prints a line per
+# block start on standard error, never on standard output; --quiet prints none.
+cat > "$dir/two.conf" <<CONF
+TestFile $dir/two.dat
+ModulePath $moddir
+ResultsFile $dir/two.json
+<ap_module>
+  ModuleName null
+  Label first
+  TimeBudget 0.5
+</ap_module>
+<ap_module>
+  ModuleName null
+  Label second
+  WorkUnits 2
+</ap_module>
+CONF
+"$mpiexec" -n "$n" "$harness" -c "$dir/two.conf" > "$dir/out4" 2> "$dir/err4" ||
+  fail "the two-block run failed: $(cat "$dir/out4" "$dir/err4")"
+[ "$(grep -c '^pio-harness: progress: \[1/2\] first (null): started, elapsed ' "$dir/err4")" -eq 1 ] &&
+  [ "$(grep -c '^pio-harness: progress: \[2/2\] second (null): started, elapsed ' "$dir/err4")" -eq 1 ] ||
+  fail "one progress line per block start from rank 0 expected on standard error: $(cat "$dir/err4")"
+! grep -q "progress:" "$dir/out4" || fail "progress lines on standard output: $(cat "$dir/out4")"
+"$mpiexec" -n "$n" "$harness" -c "$dir/two.conf" --overwrite --quiet > "$dir/out5" 2> "$dir/err5" ||
+  fail "the --quiet run failed: $(cat "$dir/out5" "$dir/err5")"
+! grep -q "progress:" "$dir/err5" || fail "--quiet printed progress: $(cat "$dir/err5")"
+echo "harness_process: 4 passed, 0 failed"

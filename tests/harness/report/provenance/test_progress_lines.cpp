@@ -10,7 +10,20 @@
 namespace {
 
 using namespace pio;
+using pio::harness::PlannedBlock;
+using pio::harness::PlannedTest;
 using pio::harness::ProgressReporter;
+
+/// A planned block of `tests` tests, each with the given per-phase budgets.
+PlannedBlock planned(const std::string &module, int tests, std::vector<double> budgets,
+                     long reps = 1) {
+  PlannedBlock b;
+  b.module = module;
+  b.family = module + ".so";
+  b.reps = reps;
+  b.tests.assign(static_cast<size_t>(tests), PlannedTest{std::move(budgets)});
+  return b;
+}
 
 std::vector<std::string> lines_of(const std::string &text) {
   std::vector<std::string> lines;
@@ -44,6 +57,8 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
   std::ostringstream out;
   ProgressReporter p(
       out, [&] { return now; }, 1.0);
+  // This block is count-driven and its module has not run yet; the next one is time-driven.
+  p.set_plan({planned("simple_strided", 2, {0}), planned("null", 1, {30})});
   ModuleResult &block = f.run.modules.back();
   p.run_started(f.run);
   p.block_started(f.run, block, 0, 2);
@@ -68,15 +83,16 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
 
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 6);
+  // Nothing is known of this block's time: only the next block's 30 s budget, as a bound.
   CHECK(lines[0] == "pio-harness: progress: [1/2] blk (simple_strided): started, elapsed 0.0s, "
-                    "left ~?");
-  // At 1 s: a quarter of one of two tests; the block extrapolates to 8 s, the next as long.
+                    "left >=30.0s");
   CHECK(lines[1] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 10/40, "
-                    "elapsed 1.0s, left ~15.0s, 20.0 MiB/s");
+                    "elapsed 1.0s, left >=30.0s, 20.0 MiB/s");
   CHECK(lines[4] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 40/40, "
-                    "elapsed 4.0s, left ~12.0s, 20.0 MiB/s");
+                    "elapsed 4.0s, left >=30.0s, 20.0 MiB/s");
+  // With the block done only the time-driven block is left: an estimate.
   CHECK(lines[5] == "pio-harness: progress: [1/2] blk: block done, 1/2 tests in 4.6s, "
-                    "elapsed 4.6s, left ~4.6s");
+                    "elapsed 4.6s, left ~30.0s");
 }
 
 TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
@@ -87,6 +103,8 @@ TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
   std::ostringstream out;
   ProgressReporter p(
       out, [&] { return now; }, 1.0);
+  p.set_plan({planned("simple_strided", 1, {0}), planned("simple_strided", 1, {10}, 3),
+              planned("null", 1, {4})});
   ModuleResult &block = f.run.modules.back();
   p.run_started(f.run);
   now = 0.5;
@@ -109,14 +127,36 @@ TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
   p.block_finished(f.run, block);
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 4);
-  // rep 2 of 3, 1 s of a 10 s budget: (1 + 0.1) / 3 of the test; 4 ranks of rank 0's 3 MiB.
-  // The block extrapolates to 1.5 s * 3 / 1.1 = 4.09 s: 2.59 s left, and one more block.
+  // rep 2 of 3, 1 s of a 10 s budget: 30 - 11 s of the budgets left, and the 4 s block after.
   CHECK(lines[1] == "pio-harness: progress: [2/3] blk: test 1/1 (t0) rep 2/3 write: units 7 "
-                    "(time-driven, 10.0s budget), elapsed 2.0s, left ~6.7s, 12.0 MiB/s");
+                    "(time-driven, 10.0s budget), elapsed 2.0s, left ~23.0s, 12.0 MiB/s");
   CHECK(lines[2] == "pio-harness: progress: [2/3] blk: test 1/1 (t0) FAILED, elapsed 3.0s, "
-                    "left ~2.5s");
+                    "left ~4.0s");
   CHECK(lines[3] == "pio-harness: progress: [2/3] blk: block FAILED, 1/1 tests (1 failed) in "
-                    "3.0s, elapsed 3.5s, left ~3.0s");
+                    "3.0s, elapsed 3.5s, left ~4.0s");
+}
+
+TEST_CASE("the default rate: every block start, other lines at most one per interval",
+          "[progress]") {
+  Fixture f(1);
+  double now = 0;
+  std::ostringstream out;
+  ProgressReporter p(
+      out, [&] { return now; }, 10.0, false);
+  ModuleResult &block = f.run.modules.back();
+  p.run_started(f.run);
+  for (int i = 0; i < 3; ++i) { // three 1 s blocks: every start, no final line falls due
+    now = i;
+    p.block_started(f.run, block, i, 3);
+    now = i + 0.9;
+    p.block_finished(f.run, block);
+  }
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 3);
+  for (int i = 0; i < 3; ++i)
+    CHECK(lines[static_cast<size_t>(i)].rfind("pio-harness: progress: [" + std::to_string(i + 1) +
+                                                  "/3] blk (simple_strided): started",
+                                              0) == 0);
 }
 
 TEST_CASE("progress durations read as seconds, minutes or hours", "[progress]") {
