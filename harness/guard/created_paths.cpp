@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kSlots = 256;
 char g_paths[kSlots][PATH_MAX];
+char g_unless[kSlots][PATH_MAX]; // "" or a path whose existence keeps g_paths[i]
 std::atomic<bool> g_used[kSlots];
 std::mutex g_slots_mutex;             // between threads adding and removing; handlers only read
 std::atomic<long long> g_since_ns{0}; // when this process first tracked a path
@@ -85,8 +86,8 @@ int remove_romio_companions(const char *path, long long since_ns) noexcept {
   return removed;
 }
 
-void track_created(const std::string &path) {
-  if (path.size() >= PATH_MAX)
+void track_created(const std::string &path, const std::string &only_once_gone) {
+  if (path.size() >= PATH_MAX || only_once_gone.size() >= PATH_MAX)
     return;
   if (g_since_ns.load() == 0) {
     timespec ts{};
@@ -101,6 +102,7 @@ void track_created(const std::string &path) {
   for (int i = 0; i < kSlots; ++i)
     if (!g_used[i].load()) {
       std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+      std::memcpy(g_unless[i], only_once_gone.c_str(), only_once_gone.size() + 1);
       g_used[i].store(true);
       return;
     }
@@ -114,13 +116,19 @@ void untrack_created(const std::string &path) {
 }
 
 void remove_tracked() noexcept {
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load()) {
-      g_used[i].store(false);
-      if (::unlink(g_paths[i]) != 0)
-        ::rmdir(g_paths[i]); // a claimed directory: removed only if empty (rmdir is signal-safe)
-      remove_romio_companions(g_paths[i], g_since_ns.load());
-    }
+  // First the paths kept by nothing (a claimed directory among them), then those kept while
+  // another path exists (that directory's owner record, which a later run needs to clean it).
+  for (const bool kept_by_other : {false, true})
+    for (int i = 0; i < kSlots; ++i)
+      if (g_used[i].load() && (g_unless[i][0] != '\0') == kept_by_other) {
+        struct stat st;
+        if (kept_by_other && ::lstat(g_unless[i], &st) == 0)
+          continue;
+        g_used[i].store(false);
+        if (::unlink(g_paths[i]) != 0)
+          ::rmdir(g_paths[i]); // a claimed directory: removed only if empty (rmdir is signal-safe)
+        remove_romio_companions(g_paths[i], g_since_ns.load());
+      }
 }
 
 } // namespace pio::harness

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "guard/created_paths.hpp"
+#include "guard/tree_sweep.hpp"
 
 namespace pio::harness {
 
@@ -74,6 +75,11 @@ std::string record_text(const OwnerRecord &r) {
   if (r.stamped)
     text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
          << " " << r.mtime_ns << "\n";
+  if (r.tree) // names are plain (no white space), checked when the directory was claimed
+    text << "tree " << r.tree->root_name << " " << (r.tree->per_owner ? "per-owner" : "shared")
+         << " " << r.tree->owners << " " << r.tree->depth << " " << r.tree->branching << " "
+         << r.tree->dir_prefix << " " << r.tree->item_prefix << " " << r.tree->items << " "
+         << r.tree->item_size << "\n";
   return text.str();
 }
 
@@ -121,9 +127,11 @@ const OwnerRecord &my_owner_record() {
   return mine;
 }
 
-bool write_owner_record(const std::string &path) {
+bool write_owner_record(const std::string &path, const TreeRule *tree) {
   OwnerRecord r = my_owner_record();
   r.created_ns = realtime_ns();
+  if (tree)
+    r.tree = *tree;
   const std::string s = record_text(r);
   const int fd = ::open(owner_record_path(path).c_str(),
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -224,6 +232,16 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
           return std::nullopt;
         r.open = state == "open";
         r.stamped = true;
+      } else if (key == "tree") {
+        std::istringstream words(value);
+        TreeRule t;
+        std::string layout;
+        if (!(words >> t.root_name >> layout >> t.owners >> t.depth >> t.branching >>
+              t.dir_prefix >> t.item_prefix >> t.items >> t.item_size) ||
+            (layout != "per-owner" && layout != "shared") || !tree_rule_problem(t).empty())
+          return std::nullopt;
+        t.per_owner = layout == "per-owner";
+        r.tree = t;
       }
     } catch (...) {
       return std::nullopt;

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "guard/owned_files.hpp"
 #include "pio/context.hpp"
 #include "pio/error.hpp"
 #include "pio/results.hpp"
 #include "report/reporter.hpp"
 #include "report/unit_listener.hpp"
 #include "run/run.hpp"
-#include "guard/owned_files.hpp"
 
 namespace pio::harness {
 
@@ -26,6 +26,10 @@ public:
   FileServices(OwnedFiles &files, std::set<std::string> &kept) : files_(&files), kept_(&kept) {}
   void claim_file(const std::string &path) override {
     files_->claim(path);
+    kept_->insert(path);
+  }
+  void claim_tree(const std::string &path, const TreeRule &rule) override {
+    files_->claim(path, &rule);
     kept_->insert(path);
   }
 
@@ -53,7 +57,7 @@ struct RunState {
   RunResult result;           ///< rank 0 only
   std::vector<std::unique_ptr<Reporter>> owned_reporters; ///< rank 0: the default reporters
   std::vector<Reporter *> reporters; ///< rank 0: every reporter told, the caller's included
-  UnitListener *listener = nullptr; ///< rank 0: told after every work unit (live progress)
+  UnitListener *listener = nullptr;  ///< rank 0: told after every work unit (live progress)
 
   /// Deletes the files kept for or claimed by the module, once every rank of the block (comm)
   /// is done with them.

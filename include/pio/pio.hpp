@@ -2,6 +2,7 @@
 /// Everything a module author includes.
 #include "pio/abi.hpp"
 #include "pio/context.hpp"
+#include "pio/tree_rule.hpp"
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
 #include "pio/handle.hpp"

@@ -98,7 +98,8 @@ public:
     comm_ = test.comm;
     const Op op = ops_.at(static_cast<size_t>(test.test_index));
     if (!top_made_) {
-      made_top_ = make_test_dir(ctx, g_.top);
+      // Every rank of the block may own items, at most Items each, of at most FileSize bytes.
+      made_top_ = make_test_dir(ctx, g_.top, g_.rule(ctx.size, size_));
       top_made_ = true;
     }
     if (!tree_made_) {
