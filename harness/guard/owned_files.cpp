@@ -67,13 +67,13 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
       if (exists && S_ISREG(st.st_mode))
         ::unlink(path.c_str());
       std::size_t swept = 0;
-      if (exists && S_ISDIR(st.st_mode) && owner->tree) { // a module's tree: only by its rule
-        const TreeSweep sweep = sweep_tree(path, *owner->tree);
+      if (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()) { // only by its rules
+        const TreeSweep sweep = sweep_tree(path, owner->trees);
         if (!sweep.foreign.empty())
           throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
                           ", but it holds " + sweep.foreign + " (" + sweep.why +
                           "), which that run did not make (its record allows " +
-                          describe_rule(*owner->tree) + "); pio-harness removed nothing",
+                          describe_rules(owner->trees) + "); pio-harness removed nothing",
                       "move " + sweep.foreign +
                           " out if it is yours, then run again (the rest is removed then), or "
                           "choose another TestFile");
@@ -108,11 +108,11 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                 "'Overwrite on' / --overwrite");
 }
 
-void OwnedFiles::claim(const std::string &path, const TreeRule *tree) {
+void OwnedFiles::claim(const std::string &path, const TreeRules *trees) {
   if (created_.count(path))
     return;
-  if (tree)
-    if (const std::string problem = tree_rule_problem(*tree); !problem.empty())
+  if (trees)
+    if (const std::string problem = tree_rules_problem(*trees); !problem.empty())
       throw Error("the module claimed " + path + " with a bad tree rule: " + problem,
                   "fix the module's TreeRule (pio/tree_rule.hpp)");
   check(path, &std::cerr);
@@ -120,10 +120,10 @@ void OwnedFiles::claim(const std::string &path, const TreeRule *tree) {
   if (::lstat(path.c_str(), &st) == 0)
     return; // allowed to write it (Overwrite), never to delete it
   created_.insert(path);
-  if (write_owner_record(path, tree)) {
+  if (write_owner_record(path, trees)) {
     records_.insert(path);
     // A directory holding items when the process dies keeps its record: the next run needs it.
-    track_created(owner_record_path(path), tree ? path : std::string());
+    track_created(owner_record_path(path), trees ? path : std::string());
   }
   if (!keep_)
     track_created(path);

@@ -75,11 +75,10 @@ std::string record_text(const OwnerRecord &r) {
   if (r.stamped)
     text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
          << " " << r.mtime_ns << "\n";
-  if (r.tree) // names are plain (no white space), checked when the directory was claimed
-    text << "tree " << r.tree->root_name << " " << (r.tree->per_owner ? "per-owner" : "shared")
-         << " " << r.tree->owners << " " << r.tree->depth << " " << r.tree->branching << " "
-         << r.tree->dir_prefix << " " << r.tree->item_prefix << " " << r.tree->items << " "
-         << r.tree->item_size << "\n";
+  for (const auto &t : r.trees) // names are plain (no white space), checked at the claim
+    text << "tree " << t.root_name << " " << (t.per_owner ? "per-owner" : "shared") << " "
+         << t.owners << " " << t.depth << " " << t.branching << " " << t.dir_prefix << " "
+         << t.item_prefix << " " << t.items << " " << t.item_size << "\n";
   return text.str();
 }
 
@@ -127,11 +126,11 @@ const OwnerRecord &my_owner_record() {
   return mine;
 }
 
-bool write_owner_record(const std::string &path, const TreeRule *tree) {
+bool write_owner_record(const std::string &path, const TreeRules *trees) {
   OwnerRecord r = my_owner_record();
   r.created_ns = realtime_ns();
-  if (tree)
-    r.tree = *tree;
+  if (trees)
+    r.trees = *trees;
   const std::string s = record_text(r);
   const int fd = ::open(owner_record_path(path).c_str(),
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -241,7 +240,7 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
             (layout != "per-owner" && layout != "shared") || !tree_rule_problem(t).empty())
           return std::nullopt;
         t.per_owner = layout == "per-owner";
-        r.tree = t;
+        r.trees.push_back(t);
       }
     } catch (...) {
       return std::nullopt;

@@ -29,8 +29,8 @@ struct OwnerRecord {
   unsigned long long ino = 0; ///< st_ino
   long long size = 0;         ///< st_size when stamped closed
   long long mtime_ns = 0;     ///< st_mtim when stamped closed
-  /// For a claimed directory: what the run may have made in it (the stale cleanup's rule).
-  std::optional<TreeRule> tree;
+  /// For a claimed directory: what the run may have made in it (the stale cleanup's rules).
+  TreeRules trees;
 };
 
 /// Whether the owner of a record still runs.
@@ -47,9 +47,9 @@ std::string owner_record_path(const std::string &path);
 const OwnerRecord &my_owner_record();
 
 /// Writes this process's record for path, created exclusively (never replacing a file), with
-/// the tree rule of a claimed directory if given. Returns false if it could not be created (the
+/// the tree rules of a claimed directory if given. Returns false if it could not be created (the
 /// data file is then simply not marked).
-bool write_owner_record(const std::string &path, const TreeRule *tree = nullptr);
+bool write_owner_record(const std::string &path, const TreeRules *trees = nullptr);
 
 /// Rewrites this process's record of path (created by write_owner_record) with the file's
 /// device, inode, size and modification time now; `open` says the run still writes it. Replaced

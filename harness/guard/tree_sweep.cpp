@@ -39,8 +39,9 @@ bool entries_of(const std::string &dir, std::vector<std::string> &names) {
 }
 
 struct Sweeper {
-  const TreeRule &rule;
-  std::int64_t nodes;
+  const TreeRules &rules;
+  TreeRule rule;          ///< the rule of the root being walked
+  std::int64_t nodes = 0; ///< its nodes()
   TreeSweep out;
 
   bool refuse(const std::string &path, const std::string &why) {
@@ -100,6 +101,14 @@ struct Sweeper {
     return true;
   }
 
+  /// The owner of root `name` under the rule (-1 for a shared root), or -2 if it is not one.
+  static std::int64_t root_owner(const TreeRule &r, const std::string &name) {
+    if (!r.per_owner)
+      return name == r.root_name ? -1 : -2;
+    const std::int64_t owner = number_after(name, r.root_name);
+    return owner >= 0 && owner < r.owners ? owner : -2;
+  }
+
   void top(const std::string &dir) {
     std::vector<std::string> names;
     if (!entries_of(dir, names)) {
@@ -108,14 +117,14 @@ struct Sweeper {
     }
     for (const auto &name : names) {
       const std::string child = dir + "/" + name;
-      std::int64_t owner = -1;
-      if (rule.per_owner) {
-        owner = number_after(name, rule.root_name);
-        if (owner < 0 || owner >= rule.owners) {
-          refuse(child, "a name the rule does not make");
-          return;
+      std::int64_t owner = -2;
+      for (const auto &r : rules)
+        if ((owner = root_owner(r, name)) != -2) {
+          rule = r;
+          nodes = r.nodes();
+          break;
         }
-      } else if (name != rule.root_name) {
+      if (owner == -2) {
         refuse(child, "a name the rule does not make");
         return;
       }
@@ -136,8 +145,8 @@ bool plain(const std::string &name) {
 
 } // namespace
 
-TreeSweep sweep_tree(const std::string &dir, const TreeRule &rule) {
-  Sweeper s{rule, rule.nodes(), {}};
+TreeSweep sweep_tree(const std::string &dir, const TreeRules &rules) {
+  Sweeper s{rules, {}, 0, {}};
   s.top(dir);
   if (!s.out.foreign.empty()) {
     s.out.items.clear();
@@ -173,6 +182,14 @@ std::string tree_rule_problem(const TreeRule &rule) {
   return "";
 }
 
+std::string tree_rules_problem(const TreeRules &rules) {
+  for (const auto &r : rules)
+    if (std::string problem = tree_rule_problem(r); !problem.empty())
+      return problem;
+  return "";
+}
+
+namespace {
 std::string describe_rule(const TreeRule &rule) {
   return std::string(rule.per_owner ? "a tree per owner " + rule.root_name + "<0.." +
                                           std::to_string(rule.owners - 1) + ">"
@@ -182,6 +199,15 @@ std::string describe_rule(const TreeRule &rule) {
          std::to_string(rule.items) + " items " + rule.item_prefix + "<owner>.<i> per owner of " +
          std::to_string(rule.owners) + ", at most " + std::to_string(rule.item_size) +
          " bytes each";
+}
+
+} // namespace
+
+std::string describe_rules(const TreeRules &rules) {
+  std::string out;
+  for (const auto &r : rules)
+    out += (out.empty() ? "" : "; ") + describe_rule(r);
+  return out;
 }
 
 } // namespace pio::harness

@@ -28,8 +28,8 @@ public:
     files_->claim(path);
     kept_->insert(path);
   }
-  void claim_tree(const std::string &path, const TreeRule &rule) override {
-    files_->claim(path, &rule);
+  void claim_tree(const std::string &path, const TreeRules &rules) override {
+    files_->claim(path, &rules);
     kept_->insert(path);
   }
 

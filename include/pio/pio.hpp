@@ -2,7 +2,6 @@
 /// Everything a module author includes.
 #include "pio/abi.hpp"
 #include "pio/context.hpp"
-#include "pio/tree_rule.hpp"
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
 #include "pio/handle.hpp"
@@ -11,4 +10,5 @@
 #include "pio/results.hpp"
 #include "pio/spec.hpp"
 #include "pio/stamp.hpp"
+#include "pio/tree_rule.hpp"
 #include "pio/version.hpp"

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pio {
 
@@ -14,7 +15,8 @@ namespace pio {
 /// owner; below each root `depth` levels of `branching` subdirectories, node k's children
 /// k*b+1 .. k*b+b named `dir_prefix<child>` (node 0 is the root); owner o's item i is the regular
 /// file `item_prefix<o>.<i>` of at most item_size bytes in node i mod nodes() of its root (its
-/// own root when per_owner). Names hold no '/' or white space.
+/// own root when per_owner). Names hold no '/' or white space. A directory may hold several
+/// trees (TreeRules) whose roots differ.
 struct TreeRule {
   std::string root_name;             ///< the shared root, or the per-owner roots' prefix
   bool per_owner = false;            ///< a root per owner (its items only) or one shared root
@@ -50,5 +52,8 @@ struct TreeRule {
     return item_prefix + std::to_string(owner) + "." + std::to_string(item);
   }
 };
+
+/// The trees one claimed directory holds (the metadata module's easy and hard trees side by side).
+using TreeRules = std::vector<TreeRule>;
 
 } // namespace pio

@@ -16,6 +16,7 @@
 #include "guard/owner_record.hpp"
 #include "guard/tree_sweep.hpp"
 #include "mpi_test.hpp"
+#include "pio/error.hpp"
 
 using pio::test::all_ranks;
 
@@ -78,8 +79,8 @@ pio::TreeRule hard_rule() {
 }
 
 /// What a run killed mid-create leaves: the directories, some items (owner o's item i in node
-/// i mod 3), and an owner record of a dead process with the rule.
-void leftover(const std::string &top, const pio::TreeRule &rule, const std::string &host) {
+/// i mod 3), and an owner record of a dead process with hard_rule() as its tree line.
+void leftover(const std::string &top, const std::string &host) {
   ::mkdir(top.c_str(), 0755);
   ::mkdir((top + "/shared").c_str(), 0755);
   ::mkdir((top + "/shared/dir.1").c_str(), 0755);
@@ -103,11 +104,12 @@ TEST_CASE("a dead run's tree is removed by the rule in its owner record", "[tree
   const std::string top = dir.file("md." + std::to_string(pio::test::rank()));
   const std::string record = pio::harness::owner_record_path(top);
   const auto &me = pio::harness::my_owner_record();
-  leftover(top, hard_rule(), me.host);
+  leftover(top, me.host);
   const auto rec = pio::harness::read_owner_record(top);
-  REQUIRE(all_ranks(rec && rec->tree && rec->tree->root_name == "shared" && !rec->tree->per_owner &&
-                    rec->tree->owners == 2 && rec->tree->items == 5 && rec->tree->item_size == 10));
-  const auto sweep = pio::harness::sweep_tree(top, *rec->tree);
+  REQUIRE(all_ranks(rec && rec->trees.size() == 1 && rec->trees[0].root_name == "shared" &&
+                    !rec->trees[0].per_owner && rec->trees[0].owners == 2 &&
+                    rec->trees[0].items == 5 && rec->trees[0].item_size == 10));
+  const auto sweep = pio::harness::sweep_tree(top, rec->trees);
   REQUIRE(all_ranks(sweep.foreign.empty() && sweep.items.size() == 8 && sweep.dirs.size() == 3 &&
                     sweep.dirs.back() == top + "/shared")); // children before parents
   std::ostringstream note;
@@ -156,7 +158,7 @@ TEST_CASE("one entry outside the rule: nothing is removed and the entry is named
   };
   for (const auto &c : cases) {
     INFO(c.what);
-    leftover(top, hard_rule(), me.host);
+    leftover(top, me.host);
     c.plant(top + c.path);
     const auto before = listing(top);
     const std::string rec_before = text_of(record);
@@ -190,7 +192,7 @@ TEST_CASE("one entry outside the rule: nothing is removed and the entry is named
 TEST_CASE("a tree left by a run on another host goes only with --clean-stale", "[tree]") {
   pio::test::TempDir dir;
   const std::string top = dir.file("md." + std::to_string(pio::test::rank()));
-  leftover(top, hard_rule(), "another-host.invalid");
+  leftover(top, "another-host.invalid");
   const auto before = listing(top);
   std::string msg;
   try {
@@ -207,33 +209,70 @@ TEST_CASE("a tree left by a run on another host goes only with --clean-stale", "
                     note.str().find("(--clean-stale)") != std::string::npos));
 }
 
-TEST_CASE("a claimed tree's rule is written, kept through stamps, and checked", "[tree]") {
+TEST_CASE("a claimed directory's rules are written, kept through stamps, and checked", "[tree]") {
   pio::test::TempDir dir;
   const std::string top = dir.file("md." + std::to_string(pio::test::rank()));
-  pio::TreeRule rule = hard_rule();
-  rule.per_owner = true;
-  rule.root_name = "rank.";
+  pio::TreeRule easy = hard_rule();
+  easy.per_owner = true;
+  easy.root_name = "rank.";
+  easy.item_size = 0;
+  pio::TreeRules rules{easy, hard_rule()};
   {
     pio::harness::OwnedFiles files(false, false);
-    files.claim(top, &rule);
+    files.claim(top, &rules);
     REQUIRE(all_ranks(::mkdir(top.c_str(), 0755) == 0));
     files.stamp(top, false);
     const auto rec = pio::harness::read_owner_record(top);
-    REQUIRE(all_ranks(rec && rec->stamped && rec->tree && rec->tree->per_owner &&
-                      rec->tree->root_name == "rank." && rec->tree->depth == 1 &&
-                      rec->tree->branching == 2 && rec->tree->dir_prefix == "dir." &&
-                      rec->tree->item_prefix == "file."));
+    REQUIRE(all_ranks(rec && rec->stamped && rec->trees.size() == 2 && rec->trees[0].per_owner &&
+                      rec->trees[0].root_name == "rank." && rec->trees[0].depth == 1 &&
+                      rec->trees[0].branching == 2 && rec->trees[0].dir_prefix == "dir." &&
+                      rec->trees[0].item_prefix == "file." && rec->trees[0].item_size == 0 &&
+                      rec->trees[1].root_name == "shared" && rec->trees[1].item_size == 10));
     REQUIRE(all_ranks(files.release(top) && !pio::test::exists(top)));
   }
-  rule.item_prefix = "my file";
+  rules[1].item_prefix = "my file";
   std::string msg;
   try {
     pio::harness::OwnedFiles files(false, false);
-    files.claim(top, &rule);
+    files.claim(top, &rules);
   } catch (const pio::Error &e) {
     msg = e.what();
   }
   REQUIRE(
       all_ranks(msg.find("bad tree rule: the tree rule's name 'my file'") != std::string::npos &&
                 !pio::test::exists(pio::harness::owner_record_path(top))));
+}
+
+TEST_CASE("two trees in one directory: each root is swept by its own rule", "[tree]") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md." + std::to_string(pio::test::rank()));
+  const auto &me = pio::harness::my_owner_record();
+  leftover(top, me.host);
+  // An easy tree of owner 1 beside the hard one: depth 0, 3 empty items.
+  ::mkdir((top + "/rank.1").c_str(), 0755);
+  for (int i = 0; i < 3; ++i)
+    file(top + "/rank.1/file.1." + std::to_string(i), 0);
+  std::ofstream(pio::harness::owner_record_path(top), std::ios::app)
+      << "tree rank. per-owner 2 0 1 dir. file. 3 0\n";
+  const auto rec = pio::harness::read_owner_record(top);
+  REQUIRE(all_ranks(rec && rec->trees.size() == 2));
+  // Owner 0's item in owner 1's root, and a 1-byte item where the easy rule allows 0 bytes.
+  for (const std::string bad : {"/rank.1/file.0.0", "/rank.1/file.1.0"}) {
+    INFO(bad);
+    if (bad == "/rank.1/file.1.0")
+      file(top + bad, 1);
+    else
+      file(top + bad, 0);
+    const auto sweep = pio::harness::sweep_tree(top, rec->trees);
+    CHECK(sweep.foreign == top + bad);
+    CHECK(sweep.items.empty());
+    REQUIRE(all_ranks(sweep.foreign == top + bad));
+    ::unlink((top + bad).c_str());
+  }
+  file(top + "/rank.1/file.1.0", 0);
+  const auto sweep = pio::harness::sweep_tree(top, rec->trees);
+  REQUIRE(all_ranks(sweep.foreign.empty() && sweep.items.size() == 11 && sweep.dirs.size() == 4));
+  pio::harness::OwnedFiles files(false, false);
+  files.check(top, nullptr);
+  REQUIRE(all_ranks(!pio::test::exists(top)));
 }
