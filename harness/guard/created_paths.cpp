@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kSlots = 256;
 char g_paths[kSlots][PATH_MAX];
+char g_unless[kSlots][PATH_MAX]; // "" or a path whose existence keeps g_paths[i]
 std::atomic<bool> g_used[kSlots];
 std::mutex g_slots_mutex;             // between threads adding and removing; handlers only read
 std::atomic<long long> g_since_ns{0}; // when this process first tracked a path
@@ -85,8 +86,8 @@ int remove_romio_companions(const char *path, long long since_ns) noexcept {
   return removed;
 }
 
-void track_created(const std::string &path) {
-  if (path.size() >= PATH_MAX)
+void track_created(const std::string &path, const std::string &only_once_gone) {
+  if (path.size() >= PATH_MAX || only_once_gone.size() >= PATH_MAX)
     return;
   if (g_since_ns.load() == 0) {
     timespec ts{};
@@ -101,6 +102,7 @@ void track_created(const std::string &path) {
   for (int i = 0; i < kSlots; ++i)
     if (!g_used[i].load()) {
       std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+      std::memcpy(g_unless[i], only_once_gone.c_str(), only_once_gone.size() + 1);
       g_used[i].store(true);
       return;
     }
@@ -115,11 +117,13 @@ void untrack_created(const std::string &path) {
 
 void remove_tracked() noexcept {
   // Files first, then directories, the last tracked first: a directory the process made and then
-  // filled (StageModules' copies) is empty by the time it is removed.
+  // filled (StageModules' copies) is empty by the time it is removed. Paths kept while another
+  // path exists (a claimed directory's owner record, which a later run needs to clean the
+  // directory) go last, and only once that path is gone.
   int dirs[kSlots];
   int n_dirs = 0;
   for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load()) {
+    if (g_used[i].load() && g_unless[i][0] == '\0') {
       if (::unlink(g_paths[i]) != 0)
         dirs[n_dirs++] = i;
       else
@@ -130,6 +134,16 @@ void remove_tracked() noexcept {
     g_used[dirs[k]].store(false);
     ::rmdir(g_paths[dirs[k]]); // a claimed directory: removed only if empty (rmdir is signal-safe)
   }
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load() && g_unless[i][0] != '\0') {
+      struct stat st;
+      if (::lstat(g_unless[i], &st) == 0)
+        continue;
+      g_used[i].store(false);
+      if (::unlink(g_paths[i]) != 0)
+        ::rmdir(g_paths[i]);
+      remove_romio_companions(g_paths[i], g_since_ns.load());
+    }
 }
 
 } // namespace pio::harness

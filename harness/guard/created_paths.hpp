@@ -6,8 +6,10 @@
 
 namespace pio::harness {
 
-/// Remembers a path this process created and must remove if it is interrupted or dies.
-void track_created(const std::string &path);
+/// Remembers a path this process created and must remove if it is interrupted or dies; with
+/// `only_once_gone`, path is removed only if that path is gone by then (the owner record of a
+/// claimed directory stays while the directory, holding items, stays).
+void track_created(const std::string &path, const std::string &only_once_gone = {});
 /// Forgets a path (it was removed, or handed over to the user).
 void untrack_created(const std::string &path);
 /// Unlinks every tracked path and the hidden files ROMIO made beside it (async-signal-safe).

@@ -8,6 +8,7 @@
 
 #include "guard/created_paths.hpp"
 #include "guard/owner_record.hpp"
+#include "guard/tree_sweep.hpp"
 #include "pio/error.hpp"
 
 namespace pio::harness {
@@ -65,14 +66,32 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
         remove_romio_companions(path.c_str(), owner->created_ns);
       if (exists && S_ISREG(st.st_mode))
         ::unlink(path.c_str());
+      std::size_t swept = 0;
+      if (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()) { // only by its rules
+        const TreeSweep sweep = sweep_tree(path, owner->trees);
+        if (!sweep.foreign.empty())
+          throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
+                          ", but it holds " + sweep.foreign + " (" + sweep.why +
+                          "), which that run did not make (its record allows " +
+                          describe_rules(owner->trees) + "); pio-harness removed nothing",
+                      "move " + sweep.foreign +
+                          " out if it is yours, then run again (the rest is removed then), or "
+                          "choose another TestFile");
+        if (const std::string failed = remove_swept(sweep); !failed.empty())
+          throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
+                          "; removing its entries stopped: " + failed,
+                      "nothing else may write into " + path + " meanwhile; run again");
+        swept = sweep.items.size() + sweep.dirs.size();
+      }
       if (exists && S_ISDIR(st.st_mode) && ::rmdir(path.c_str()) != 0) // a module's directory
         throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
-                        " and still holds that run's entries",
+                        " and still holds entries its owner record does not describe",
                     "remove the directory and its contents by hand");
       ::unlink(owner_record_path(path).c_str());
       if (note)
-        *note << "pio-harness: note: removed " << path << ", left behind by "
-              << describe_owner(*owner)
+        *note << "pio-harness: note: removed " << path
+              << (swept ? " and the " + std::to_string(swept) + " entries below it" : "")
+              << ", left behind by " << describe_owner(*owner)
               << (state == OwnerState::Gone ? ", which is no longer running" : " (--clean-stale)")
               << "\n";
       return;
@@ -89,17 +108,22 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                 "'Overwrite on' / --overwrite");
 }
 
-void OwnedFiles::claim(const std::string &path) {
+void OwnedFiles::claim(const std::string &path, const TreeRules *trees) {
   if (created_.count(path))
     return;
+  if (trees)
+    if (const std::string problem = tree_rules_problem(*trees); !problem.empty())
+      throw Error("the module claimed " + path + " with a bad tree rule: " + problem,
+                  "fix the module's TreeRule (pio/tree_rule.hpp)");
   check(path, &std::cerr);
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0)
     return; // allowed to write it (Overwrite), never to delete it
   created_.insert(path);
-  if (write_owner_record(path)) {
+  if (write_owner_record(path, trees)) {
     records_.insert(path);
-    track_created(owner_record_path(path));
+    // A directory holding items when the process dies keeps its record: the next run needs it.
+    track_created(owner_record_path(path), trees ? path : std::string());
   }
   if (!keep_)
     track_created(path);

@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 
+#include "pio/tree_rule.hpp"
+
 namespace pio::harness {
 
 /// The per-rank record of test files created by this run.
@@ -25,10 +27,13 @@ public:
   /// exist. Removes a leftover of a dead pio-bench run first (with a note on `note`), and the
   /// hidden files ROMIO made beside it, but only while the owner record proves the file is the
   /// one that run left (device, inode, size, modification time); otherwise throws naming both.
+  /// A leftover directory is emptied by the tree rules in its record (tree_sweep.hpp): only if
+  /// every entry below it is one the rules allow, else nothing is touched and the error names
+  /// the first foreign entry.
   void check(const std::string &path, std::ostream *note = nullptr);
-  /// check(), then remembers that this run creates path and writes its owner record.
-  /// Call before opening.
-  void claim(const std::string &path);
+  /// check(), then remembers that this run creates path and writes its owner record (with the
+  /// tree rules of a directory a module fills). Call before opening.
+  void claim(const std::string &path, const TreeRules *trees = nullptr);
   /// Deletes path (and its owner record) if this run created it and keep is off; with keep,
   /// only the record goes (the file is the user's now). Returns true if path was deleted.
   bool release(const std::string &path);

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "guard/created_paths.hpp"
+#include "guard/tree_sweep.hpp"
 
 namespace pio::harness {
 
@@ -74,6 +75,10 @@ std::string record_text(const OwnerRecord &r) {
   if (r.stamped)
     text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
          << " " << r.mtime_ns << "\n";
+  for (const auto &t : r.trees) // names are plain (no white space), checked at the claim
+    text << "tree " << t.root_name << " " << (t.per_owner ? "per-owner" : "shared") << " "
+         << t.owners << " " << t.depth << " " << t.branching << " " << t.dir_prefix << " "
+         << t.item_prefix << " " << t.items << " " << t.item_size << "\n";
   return text.str();
 }
 
@@ -121,9 +126,11 @@ const OwnerRecord &my_owner_record() {
   return mine;
 }
 
-bool write_owner_record(const std::string &path) {
+bool write_owner_record(const std::string &path, const TreeRules *trees) {
   OwnerRecord r = my_owner_record();
   r.created_ns = realtime_ns();
+  if (trees)
+    r.trees = *trees;
   const std::string s = record_text(r);
   const int fd = ::open(owner_record_path(path).c_str(),
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -224,6 +231,16 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
           return std::nullopt;
         r.open = state == "open";
         r.stamped = true;
+      } else if (key == "tree") {
+        std::istringstream words(value);
+        TreeRule t;
+        std::string layout;
+        if (!(words >> t.root_name >> layout >> t.owners >> t.depth >> t.branching >>
+              t.dir_prefix >> t.item_prefix >> t.items >> t.item_size) ||
+            (layout != "per-owner" && layout != "shared") || !tree_rule_problem(t).empty())
+          return std::nullopt;
+        t.per_owner = layout == "per-owner";
+        r.trees.push_back(t);
       }
     } catch (...) {
       return std::nullopt;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "pio/tree_rule.hpp"
+
 namespace pio::harness {
 
 /// Who created a file.
@@ -27,6 +29,8 @@ struct OwnerRecord {
   unsigned long long ino = 0; ///< st_ino
   long long size = 0;         ///< st_size when stamped closed
   long long mtime_ns = 0;     ///< st_mtim when stamped closed
+  /// For a claimed directory: what the run may have made in it (the stale cleanup's rules).
+  TreeRules trees;
 };
 
 /// Whether the owner of a record still runs.
@@ -42,9 +46,10 @@ std::string owner_record_path(const std::string &path);
 /// This process's record (computed once).
 const OwnerRecord &my_owner_record();
 
-/// Writes this process's record for path, created exclusively (never replacing a file).
-/// Returns false if it could not be created (the data file is then simply not marked).
-bool write_owner_record(const std::string &path);
+/// Writes this process's record for path, created exclusively (never replacing a file), with
+/// the tree rules of a claimed directory if given. Returns false if it could not be created (the
+/// data file is then simply not marked).
+bool write_owner_record(const std::string &path, const TreeRules *trees = nullptr);
 
 /// Rewrites this process's record of path (created by write_owner_record) with the file's
 /// device, inode, size and modification time now; `open` says the run still writes it. Replaced

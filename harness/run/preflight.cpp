@@ -17,6 +17,7 @@ public:
     throw Error("init_module claimed " + path + " in the pre-flight check",
                 "create files only when ModuleContext::validate_only is false");
   }
+  void claim_tree(const std::string &path, const TreeRules &) override { claim_file(path); }
 };
 
 /// init_module, then cleanup_module, of plan's block on comm (its ranks). Returns, on every rank

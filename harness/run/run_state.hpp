@@ -29,6 +29,10 @@ public:
     files_->claim(path);
     kept_->insert(path);
   }
+  void claim_tree(const std::string &path, const TreeRules &rules) override {
+    files_->claim(path, &rules);
+    kept_->insert(path);
+  }
 
 private:
   OwnedFiles *files_;

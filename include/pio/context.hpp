@@ -14,6 +14,7 @@
 #include "pio/io/interface.hpp"
 #include "pio/io/options.hpp"
 #include "pio/spec.hpp"
+#include "pio/tree_rule.hpp"
 
 namespace pio {
 
@@ -25,6 +26,12 @@ public:
   /// shared-pointer probe): throws Error if it exists and was not created by this run (unless
   /// Overwrite is on). The harness deletes what it claimed and created after cleanup_module.
   virtual void claim_file(const std::string &path) = 0;
+  /// Claims a directory this rank is about to create and fill with trees of items (the
+  /// metadata module's test directory), with the rules of what the run may make in it: the
+  /// harness keeps the rule in the directory's owner record, so that after a crash a later run
+  /// removes exactly those entries (and nothing, if the directory holds one the rule does not
+  /// allow). Throws Error as claim_file does, or if the rule's names are not plain names.
+  virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
 /// Module-wide context (Table A.1): valid from init_module to cleanup_module.
@@ -53,6 +60,12 @@ struct ModuleContext {
     if (!services)
       throw Error("claim_file(" + path + "): no harness services", "run the module in pio-harness");
     services->claim_file(path);
+  }
+  /// Claims a directory for a tree of items (see Services::claim_tree).
+  void claim_tree(const std::string &path, const TreeRules &rules) const {
+    if (!services)
+      throw Error("claim_tree(" + path + "): no harness services", "run the module in pio-harness");
+    services->claim_tree(path, rules);
   }
 };
 

@@ -10,4 +10,5 @@
 #include "pio/results.hpp"
 #include "pio/spec.hpp"
 #include "pio/stamp.hpp"
+#include "pio/tree_rule.hpp"
 #include "pio/version.hpp"

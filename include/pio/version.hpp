@@ -11,7 +11,8 @@ namespace pio {
 /// ModuleInfo::needs_file (FileUse decides), CommSemantics::table, TestContext::all, the I/O
 /// seam (pio/io/), TestSpec::merit (ops/s). Version 5: the block's I/O interface
 /// (ModuleContext::io, TestContext::io opened by the harness; Interface::sync and shape).
-inline constexpr int kApiVersion = 5;
+/// Version 6: Services::claim_tree (a claimed directory's TreeRule, pio/tree_rule.hpp).
+inline constexpr int kApiVersion = 6;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.2.0";

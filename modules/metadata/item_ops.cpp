@@ -148,16 +148,19 @@ void remove_item_mpiio(const char *path) {
 }
 
 ItemPaths::ItemPaths(const Geometry &g, int owner)
-    : g_(&g), owner_(owner), dirs_(g.directories(owner)) {
+    : owner_(owner), prefix_(g.rule(1, 0).item_prefix), dirs_(g.directories(owner)) {
   size_t longest = 0;
   for (const auto &d : dirs_)
     longest = std::max(longest, d.size());
-  buf_.resize(longest + 64);
+  buf_.resize(longest + prefix_.size() + 64);
 }
 
 const char *ItemPaths::path(std::int64_t item) {
-  const std::string &dir = dirs_[static_cast<size_t>(g_->node_of(item))];
-  std::snprintf(buf_.data(), buf_.size(), "%s/file.%d.%" PRId64, dir.c_str(), owner_, item);
+  // Item i lives in node i mod nodes (TreeRule::node_of); dirs_ holds the nodes in order.
+  const std::string &dir =
+      dirs_[static_cast<size_t>(item % static_cast<std::int64_t>(dirs_.size()))];
+  std::snprintf(buf_.data(), buf_.size(), "%s/%s%d.%" PRId64, dir.c_str(), prefix_.c_str(), owner_,
+                item);
   return buf_.data();
 }
 

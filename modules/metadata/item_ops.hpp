@@ -41,8 +41,8 @@ public:
   const char *path(std::int64_t item);
 
 private:
-  const Geometry *g_;
   int owner_;
+  std::string prefix_;
   std::vector<std::string> dirs_;
   std::vector<char> buf_;
 };

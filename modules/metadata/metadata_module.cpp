@@ -1,7 +1,8 @@
 // metadata: mdtest's phases (mdtest in the IOR 3.3 distribution; IO500's mdtest-easy and
 // mdtest-hard) as pio-bench tests whose figure of merit is operations per second: create,
-// stat, read, find and remove of Items files per rank in a tree per rank (easy) or one shared
-// tree (hard). One work unit is a whole phase, timed between the harness's barriers, so the
+// stat, read, find and remove of Items files per rank in a tree per rank (easy), one shared
+// tree (hard), or both side by side under one directory (both: IO500's order, find over both
+// trees). One work unit is a whole phase, timed between the harness's barriers, so the
 // aggregate rate is the items of all ranks over the slowest rank's phase, as mdtest reports it.
 #include <algorithm>
 #include <cstdio>
@@ -25,7 +26,50 @@ Op op_from(const std::string &name) {
   for (int k = 0; k < 5; ++k)
     if (name == kOpNames[k])
       return static_cast<Op>(k);
-  throw pio::Error("unknown phase " + name, "use create, stat, read, find or remove");
+  throw pio::DirectiveError("Phases", "unknown phase " + name,
+                            "use create, stat, read, find or remove");
+}
+
+/// A phase and the tree it works on (find: every tree under the test directory).
+struct Step {
+  Op op;
+  Layout tree;
+};
+
+/// One tree's geometry, item size and what exists of it (the same on every rank).
+struct Tree {
+  Geometry g;
+  std::int64_t size = 0;
+  bool used = false;
+  std::int64_t count = 0;     ///< items each rank has now
+  std::int64_t attempted = 0; ///< items this rank may have created (cleanup's range)
+};
+
+/// The tree and phase a Phases word names: "create" (the block's one tree) or "easy-create" /
+/// "hard-create" (Mode both).
+Step step_from(const std::string &word, const std::string &mode) {
+  const auto dash = word.find('-');
+  const std::string tree = dash == std::string::npos ? "" : word.substr(0, dash);
+  const Op op = op_from(dash == std::string::npos ? word : word.substr(dash + 1));
+  if (mode == "both" && tree.empty() && op != Op::Find)
+    throw pio::DirectiveError("Phases", "Phases: " + word + " does not say which tree (Mode both)",
+                              "write easy-" + word + " or hard-" + word);
+  if (mode != "both" && !tree.empty() && tree != mode)
+    throw pio::DirectiveError(
+        "Phases", "Phases: " + word + " names the " + tree + " tree, but Mode is " + mode,
+        "write " + word.substr(dash + 1) + ", or use Mode both");
+  const std::string t = tree.empty() ? mode : tree;
+  return {op, t == "hard" ? Layout::Hard : Layout::Easy};
+}
+
+/// Every Phases word: the phases alone and, for Mode both, prefixed by their tree.
+std::vector<std::string> phase_words() {
+  std::vector<std::string> words(kOpNames, kOpNames + 5);
+  for (const char *tree : {"easy-", "hard-"})
+    for (const char *op : kOpNames)
+      if (std::string(op) != "find")
+        words.push_back(tree + std::string(op));
+  return words;
 }
 
 /// What one stonewalled create did, for the figure (rank 0).
@@ -39,17 +83,28 @@ class MetadataModule : public pio::Module {
 public:
   std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override {
     const auto &s = ctx.settings;
-    g_.top = ctx.test_file;
-    g_.layout = s.text("Mode") == "hard" ? Layout::Hard : Layout::Easy;
-    g_.items = s.integer("Items");
-    g_.depth = static_cast<int>(s.integer("Depth"));
-    g_.branching = static_cast<int>(s.integer("Branching"));
-    if (g_.nodes() > 1000000)
-      throw pio::Error("a tree of depth " + std::to_string(g_.depth) + " and branching " +
-                           std::to_string(g_.branching) + " has " + std::to_string(g_.nodes()) +
-                           " directories",
+    top_ = ctx.test_file;
+    const std::string mode = s.text("Mode");
+    for (const Layout l : {Layout::Easy, Layout::Hard}) {
+      Tree &t = trees_[static_cast<int>(l)];
+      t.g.top = top_;
+      t.g.layout = l;
+      t.g.items = s.integer("Items");
+      t.g.depth = static_cast<int>(s.integer("Depth"));
+      t.g.branching = static_cast<int>(s.integer("Branching"));
+      t.size = s.size("FileSize");
+      if (mode == "both" && l == Layout::Hard) {
+        if (s.integer("HardItems") > 0)
+          t.g.items = s.integer("HardItems");
+        if (s.integer("HardFileSize") >= 0)
+          t.size = s.integer("HardFileSize");
+      }
+    }
+    if (trees_[0].g.nodes() > 1000000)
+      throw pio::Error("a tree of depth " + std::to_string(trees_[0].g.depth) + " and branching " +
+                           std::to_string(trees_[0].g.branching) + " has " +
+                           std::to_string(trees_[0].g.nodes()) + " directories",
                        "use at most 1000000 directories per tree (lower Depth or Branching)");
-    size_ = s.size("FileSize");
     shift_ = s.integer("RankShift");
     stonewall_s_ = s.real("StonewallTime");
     keep_ = s.flag("KeepTree");
@@ -57,37 +112,45 @@ public:
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
     find_all_ = s.text("FindRanks") == "all";
-    bool created = false;
     std::vector<pio::TestSpec> tests;
-    for (const auto &name : s.texts("Phases")) {
-      const Op op = op_from(name);
-      if (op == Op::Create)
-        created = true;
-      else if (!created)
-        throw pio::Error("Phases: " + name + " comes before create",
-                         "list create first, e.g. Phases create stat read remove");
-      pio::TestSpec t;
-      t.label = std::string(layout_name(g_.layout)) + " " + name;
-      t.buffer_size = size_;
-      t.file = pio::FileUse::None;
-      t.merit = pio::Merit::Operations;
-      t.params = {{"phase", name},
-                  {"mode", layout_name(g_.layout)},
-                  {"items_per_rank", std::to_string(g_.items)},
-                  {"depth", std::to_string(g_.depth)},
-                  {"branching", std::to_string(g_.branching)},
-                  {"file_size", std::to_string(size_)},
-                  {"rank_shift", std::to_string(shift_)},
-                  {"stonewall_s", std::to_string(stonewall_s_)},
-                  {"item_calls", mpiio_ ? "mpiio" : "posix"}};
-      if (op == Op::Find)
-        t.params["find"] = rule_.name_glob + " size " + std::to_string(rule_.size) + " ranks " +
-                           (find_all_ ? "all" : "one");
-      tests.push_back(t);
-      ops_.push_back(op);
+    bool any_created = false;
+    for (const auto &word : s.texts("Phases")) {
+      const Step st = step_from(word, mode);
+      Tree &t = tree(st.tree);
+      if (st.op == Op::Create)
+        t.used = any_created = true;
+      else if (st.op == Op::Find ? !any_created : !t.used)
+        throw pio::DirectiveError(
+            "Phases",
+            "Phases: " + word + " comes before " +
+                (st.op == Op::Find ? std::string("any create")
+                                   : std::string(layout_name(st.tree)) + " create"),
+            "list each tree's create first, e.g. Phases create stat read remove");
+      const bool find = st.op == Op::Find;
+      const std::string tree_name = find && mode == "both" ? "both" : layout_name(st.tree);
+      pio::TestSpec spec;
+      spec.label = find && mode == "both" ? "find" : tree_name + " " + kOpNames[int(st.op)];
+      spec.buffer_size = t.size;
+      spec.file = pio::FileUse::None;
+      spec.merit = pio::Merit::Operations;
+      spec.params = {{"phase", kOpNames[static_cast<int>(st.op)]},
+                     {"mode", tree_name},
+                     {"items_per_rank", std::to_string(t.g.items)},
+                     {"depth", std::to_string(t.g.depth)},
+                     {"branching", std::to_string(t.g.branching)},
+                     {"file_size", std::to_string(t.size)},
+                     {"rank_shift", std::to_string(shift_)},
+                     {"stonewall_s", std::to_string(stonewall_s_)},
+                     {"item_calls", mpiio_ ? "mpiio" : "posix"}};
+      if (find)
+        spec.params["find"] = rule_.name_glob + " size " + std::to_string(rule_.size) + " ranks " +
+                              (find_all_ ? "all" : "one");
+      tests.push_back(spec);
+      steps_.push_back(st);
     }
-    data_.assign(static_cast<size_t>(size_), 'm');
-    buf_.assign(static_cast<size_t>(size_), 0);
+    const std::int64_t largest = std::max(trees_[0].size, trees_[1].size);
+    data_.assign(static_cast<size_t>(largest), 'm');
+    buf_.assign(static_cast<size_t>(largest), 0);
     return tests;
   }
 
@@ -96,64 +159,75 @@ public:
     rank_ = test.rank;
     size_ranks_ = test.size;
     comm_ = test.comm;
-    const Op op = ops_.at(static_cast<size_t>(test.test_index));
+    const Step st = steps_.at(static_cast<size_t>(test.test_index));
     if (!top_made_) {
-      made_top_ = make_test_dir(ctx, g_.top);
+      // Every rank of the block may own items in each tree used, at most its Items each, of at
+      // most its FileSize bytes: the rules the harness keeps for the cleanup after a crash.
+      pio::TreeRules rules;
+      for (const Tree &t : trees_)
+        if (t.used)
+          rules.push_back(t.g.rule(ctx.size, t.size));
+      made_top_ = make_test_dir(ctx, top_, rules);
       top_made_ = true;
     }
     if (!tree_made_) {
       std::string error;
-      if (g_.layout == Layout::Easy || rank_ == 0)
-        error = make_dirs(g_.directories(rank_));
+      for (const Tree &t : trees_)
+        if (t.used && error.empty() && (t.g.layout == Layout::Easy || rank_ == 0))
+          error = make_dirs(t.g.directories(rank_));
       tree_made_ = true; // what exists of it is removed in cleanup_module
       pio::metadata::raise_agreed(comm_, error);
     }
     // Every repetition of create starts from an empty tree and every remove from a full one.
-    if (op == Op::Create && count_ > 0)
-      untimed_all(Op::Remove);
-    else if (op == Op::Remove && count_ == 0)
-      untimed_all(Op::Create);
+    if (st.op == Op::Create && tree(st.tree).count > 0)
+      untimed_all(Op::Remove, tree(st.tree));
+    else if (st.op == Op::Remove && tree(st.tree).count == 0)
+      untimed_all(Op::Create, tree(st.tree));
   }
 
   std::int64_t work_unit(pio::UnitContext &unit) override {
-    const Op op = ops_.at(static_cast<size_t>(unit.test->test_index));
-    switch (op) {
+    const Step st = steps_.at(static_cast<size_t>(unit.test->test_index));
+    Tree &t = tree(st.tree);
+    switch (st.op) {
     case Op::Create: {
-      ItemPaths paths(g_, rank_);
-      attempted_ = g_.items;
-      const StonewallOutcome o = run_stonewalled(comm_, g_.items, stonewall_s_,
-                                                 [&](std::int64_t i) { create(paths.path(i)); });
-      count_ = o.any_error ? std::max(count_, o.max_at_stop) : o.max_at_stop;
+      ItemPaths paths(t.g, rank_);
+      t.attempted = t.g.items;
+      const StonewallOutcome o = run_stonewalled(
+          comm_, t.g.items, stonewall_s_, [&](std::int64_t i) { create(paths.path(i), t.size); });
+      t.count = o.any_error ? std::max(t.count, o.max_at_stop) : o.max_at_stop;
       if (!o.error.empty())
         throw pio::Error(o.error, "see the message");
       if (o.any_error)
         throw pio::Error("another rank failed in create", "see that rank's message");
       if (rank_ == 0 && stonewall_s_ > 0)
         stonewalls_.push_back({unit.test->spec().label, unit.test->rep, o});
-      return count_;
+      return t.count;
     }
     case Op::Stat:
     case Op::Read: {
-      ItemPaths paths(g_, shifted(op));
-      for (std::int64_t i = 0; i < count_; ++i)
-        op == Op::Stat ? stat_item(paths.path(i), size_) : read(paths.path(i));
-      return count_;
+      ItemPaths paths(t.g, shifted(st.op));
+      for (std::int64_t i = 0; i < t.count; ++i)
+        st.op == Op::Stat ? stat_item(paths.path(i), t.size) : read(paths.path(i), t.size);
+      return t.count;
     }
     case Op::Remove: {
-      ItemPaths paths(g_, rank_);
-      for (std::int64_t i = 0; i < count_; ++i)
+      ItemPaths paths(t.g, rank_);
+      for (std::int64_t i = 0; i < t.count; ++i)
         mpiio_ ? remove_item_mpiio(paths.path(i)) : remove_item(paths.path(i));
-      const std::int64_t removed = count_;
-      count_ = 0;
+      const std::int64_t removed = t.count;
+      t.count = 0;
       return removed;
     }
     case Op::Find: {
       const FindCount c =
-          find_walk(g_.top, rule_, find_all_ ? rank_ : 0, find_all_ ? size_ranks_ : 1);
-      if (!find_all_ && rank_ != 0)
-        return 0;
-      found_ = c.matched;
-      return c.scanned;
+          find_walk(top_, rule_, find_all_ ? rank_ : 0, find_all_ ? size_ranks_ : 1);
+      const bool counts = find_all_ || rank_ == 0;
+      // The totals of the walk for the figure (IO500's pfind reduces its counts the same way).
+      std::int64_t mine[2] = {counts ? c.scanned : 0, counts ? c.matched : 0}, all[2] = {0, 0};
+      MPI_Reduce(mine, all, 2, MPI_INT64_T, MPI_SUM, 0, comm_);
+      if (rank_ == 0)
+        finds_.push_back({unit.test->spec().label, unit.test->rep, all[0], all[1]});
+      return mine[0];
     }
     }
     return 0;
@@ -165,50 +239,74 @@ public:
     std::string error;
     if (!keep_) {
       // Every item this rank may have made, whatever failed before: unlink what exists.
-      ItemPaths paths(g_, ctx.rank);
-      for (std::int64_t i = 0; i < attempted_; ++i)
-        if (!remove_if_present(paths.path(i)) && error.empty())
-          error = std::string("cannot remove ") + paths.path(i);
-      MPI_Barrier(ctx.comm);
-      if (tree_made_ && (g_.layout == Layout::Easy || ctx.rank == 0)) {
-        const auto left = remove_dirs(g_.directories(ctx.rank));
-        if (!left.empty() && error.empty())
-          error = "could not remove " + left.front() +
-                  ": it holds entries this run did not create (fix: remove them by hand)";
+      for (Tree &t : trees_) {
+        ItemPaths paths(t.g, ctx.rank);
+        for (std::int64_t i = 0; i < t.attempted; ++i)
+          if (!remove_if_present(paths.path(i)) && error.empty())
+            error = std::string("cannot remove ") + paths.path(i);
       }
+      MPI_Barrier(ctx.comm);
+      for (const Tree &t : trees_)
+        if (t.used && tree_made_ && (t.g.layout == Layout::Easy || ctx.rank == 0)) {
+          const auto left = remove_dirs(t.g.directories(ctx.rank));
+          if (!left.empty() && error.empty())
+            error = "could not remove " + left.front() +
+                    ": it holds entries this run did not create (fix: remove them by hand)";
+        }
     }
     MPI_Barrier(ctx.comm);
     pio::metadata::raise_agreed(ctx.comm, error);
   }
 
   std::optional<pio::Figure> figure(const pio::ModuleResult &) override {
-    if (stonewalls_.empty())
+    if (stonewalls_.empty() && finds_.empty())
       return std::nullopt;
     pio::Figure f;
-    f.name = "stonewall";
-    pio::FigureTable t;
-    t.name = "stonewalled phases (IO500: every rank completes the largest count, wear-out)";
-    t.columns = {"test",        "rep",        "items/rank at stop min", "max", "all ranks at stop",
-                 "stonewall s", "wear-out s", "rate at stonewall ops/s"};
-    for (const auto &r : stonewalls_)
-      t.rows.push_back({r.test, static_cast<std::int64_t>(r.rep), r.o.min_at_stop, r.o.max_at_stop,
-                        r.o.sum_at_stop, r.o.max_stonewall_s, r.o.max_wear_out_s,
-                        r.o.max_stonewall_s > 0
-                            ? static_cast<double>(r.o.sum_at_stop) / r.o.max_stonewall_s
-                            : 0.0});
-    f.values.push_back({"stonewall", stonewall_s_, "s"});
-    f.tables.push_back(t);
+    f.name = stonewalls_.empty() ? "find" : "stonewall";
+    if (!stonewalls_.empty()) {
+      pio::FigureTable t;
+      t.name = "stonewalled phases (IO500: every rank completes the largest count, wear-out)";
+      t.columns = {
+          "test",        "rep",        "items/rank at stop min", "max", "all ranks at stop",
+          "stonewall s", "wear-out s", "rate at stonewall ops/s"};
+      for (const auto &r : stonewalls_)
+        t.rows.push_back({r.test, static_cast<std::int64_t>(r.rep), r.o.min_at_stop,
+                          r.o.max_at_stop, r.o.sum_at_stop, r.o.max_stonewall_s, r.o.max_wear_out_s,
+                          r.o.max_stonewall_s > 0
+                              ? static_cast<double>(r.o.sum_at_stop) / r.o.max_stonewall_s
+                              : 0.0});
+      f.values.push_back({"stonewall", stonewall_s_, "s"});
+      f.tables.push_back(t);
+    }
+    if (!finds_.empty()) {
+      pio::FigureTable t;
+      t.name = "find (IO500: entries scanned, files matching " + rule_.name_glob + " size " +
+               std::to_string(rule_.size) + ")";
+      t.columns = {"test", "rep", "scanned", "matched"};
+      for (const auto &r : finds_)
+        t.rows.push_back({r.test, static_cast<std::int64_t>(r.rep), r.scanned, r.matched});
+      f.tables.push_back(t);
+    }
     return f;
   }
 
 private:
+  /// What one find did over all ranks, for the figure (rank 0).
+  struct FindRow {
+    std::string test;
+    int rep = 0;
+    std::int64_t scanned = 0, matched = 0;
+  };
+
+  Tree &tree(Layout l) { return trees_[static_cast<int>(l)]; }
+
   /// One item's create / read in the block's ItemCalls (stat is POSIX's in both: MPI-IO has
   /// none; mdtest's MPIIO backend stats through POSIX too).
-  void create(const char *path) {
-    mpiio_ ? create_item_mpiio(path, data_.data(), size_) : create_item(path, data_.data(), size_);
+  void create(const char *path, std::int64_t size) {
+    mpiio_ ? create_item_mpiio(path, data_.data(), size) : create_item(path, data_.data(), size);
   }
-  void read(const char *path) {
-    mpiio_ ? read_item_mpiio(path, buf_.data(), size_) : read_item(path, buf_.data(), size_);
+  void read(const char *path, std::int64_t size) {
+    mpiio_ ? read_item_mpiio(path, buf_.data(), size) : read_item(path, buf_.data(), size);
   }
 
   /// The rank whose items this rank works on: mdtest -N, so that a client's cache of what it
@@ -219,20 +317,20 @@ private:
     return static_cast<int>((rank_ + shift_) % size_ranks_);
   }
 
-  /// Creates or removes every item untimed (between repetitions). Collective.
-  void untimed_all(Op op) {
+  /// Creates or removes every item of a tree untimed (between repetitions). Collective.
+  void untimed_all(Op op, Tree &t) {
     std::string error;
     try {
-      ItemPaths paths(g_, rank_);
+      ItemPaths paths(t.g, rank_);
       if (op == Op::Create) {
-        attempted_ = g_.items;
-        for (std::int64_t i = 0; i < g_.items; ++i)
-          create(paths.path(i));
-        count_ = g_.items;
+        t.attempted = t.g.items;
+        for (std::int64_t i = 0; i < t.g.items; ++i)
+          create(paths.path(i), t.size);
+        t.count = t.g.items;
       } else {
-        for (std::int64_t i = 0; i < count_; ++i)
+        for (std::int64_t i = 0; i < t.count; ++i)
           remove_item(paths.path(i));
-        count_ = 0;
+        t.count = 0;
       }
     } catch (const pio::Error &e) {
       error = std::string(e.what()) + " (fix: " + e.hint() + ")";
@@ -240,20 +338,19 @@ private:
     pio::metadata::raise_agreed(comm_, error);
   }
 
-  Geometry g_;
-  std::int64_t size_ = 0, shift_ = 1;
+  std::string top_;
+  Tree trees_[2]; ///< indexed by Layout: easy, hard
+  std::int64_t shift_ = 1;
   double stonewall_s_ = 0;
   bool keep_ = false, find_all_ = true, mpiio_ = false;
   FindRule rule_;
-  std::vector<Op> ops_;
+  std::vector<Step> steps_;
   std::vector<char> data_, buf_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
   int rank_ = 0, size_ranks_ = 1;
   bool top_made_ = false, made_top_ = false, tree_made_ = false;
-  std::int64_t count_ = 0;     ///< items each rank has now (the same on every rank)
-  std::int64_t attempted_ = 0; ///< items this rank may have created (cleanup's range)
-  std::int64_t found_ = 0;
   std::vector<StonewallRow> stonewalls_;
+  std::vector<FindRow> finds_;
 };
 
 pio::ModuleInfo info() {
@@ -266,8 +363,10 @@ pio::ModuleInfo info() {
       pio::DirectiveSpec{"Mode",
                          T::Text,
                          "easy",
-                         "easy: a directory tree per rank (mdtest -u); hard: one shared tree",
-                         {"easy", "hard"}},
+                         "easy: a directory tree per rank (mdtest -u); hard: one shared tree; "
+                         "both: the two side by side under TestFile (IO500's mdtest-easy and "
+                         "mdtest-hard, find over both), Phases naming each tree's phases",
+                         {"easy", "hard", "both"}},
       pio::DirectiveSpec{"Items", T::Integer, "1000", "files per rank (mdtest -n)"}.at_least(1),
       pio::DirectiveSpec{"Depth", T::Integer, "0", "tree depth below the base (mdtest -z)"}.between(
           0, 20),
@@ -276,11 +375,16 @@ pio::ModuleInfo info() {
       pio::DirectiveSpec{"FileSize", T::Size, "0",
                          "bytes written at create and read back (mdtest -w / -e; IO500 hard: 3901)"}
           .between(0, 1 << 30),
-      pio::DirectiveSpec{"Phases",
-                         T::Texts,
-                         "create stat read remove",
-                         "the phases in order; create first",
-                         {"create", "stat", "read", "find", "remove"}},
+      pio::DirectiveSpec{"Phases", T::Texts, "create stat read remove",
+                         "the phases in order, create first; with Mode both each names its tree "
+                         "(easy-create, hard-stat, ...; find walks both)",
+                         phase_words()},
+      pio::DirectiveSpec{"HardItems", T::Integer, "0",
+                         "Mode both: files per rank of the hard tree (0 = Items)"}
+          .at_least(0),
+      pio::DirectiveSpec{"HardFileSize", T::Integer, "-1",
+                         "Mode both: bytes per file of the hard tree (-1 = FileSize; IO500: 3901)"}
+          .between(-1, 1 << 30),
       pio::DirectiveSpec{
           "RankShift", T::Integer, "1",
           "stat and read work on the items of rank (r + shift) mod ranks (mdtest -N)"}

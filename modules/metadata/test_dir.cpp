@@ -56,14 +56,14 @@ void raise_agreed(MPI_Comm comm, const std::string &error) {
               "see the message");
 }
 
-bool make_test_dir(const ModuleContext &ctx, const std::string &top) {
+bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules) {
   std::string error;
   int created = 0;
   if (ctx.rank == 0) {
     try {
       if (top.empty())
         throw Error("TestFile is empty", "set TestFile to the directory the module may create");
-      ctx.claim_file(top); // refuses a link, and an existing path unless Overwrite is on
+      ctx.claim_tree(top, rules); // refuses a link, and an existing path unless Overwrite is on
       if (::mkdir(top.c_str(), 0755) == 0) {
         created = 1;
       } else if (errno == EEXIST) {

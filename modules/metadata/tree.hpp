@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "pio/tree_rule.hpp"
+
 namespace pio::metadata {
 
 /// Whether each rank has its own tree (mdtest -u, IO500 mdtest-easy) or all share one
@@ -37,6 +39,9 @@ struct Geometry {
   std::int64_t node_of(std::int64_t item) const { return item % nodes(); }
   /// The file name of owner's item i: file.<owner>.<i>.
   static std::string item_name(int owner, std::int64_t item);
+  /// What `owners` ranks may make under top, items of at most item_size bytes: the rule the
+  /// harness keeps in the test directory's owner record (one spelling of the names above).
+  pio::TreeRule rule(int owners, std::int64_t item_size) const;
 };
 
 } // namespace pio::metadata

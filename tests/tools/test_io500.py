@@ -77,3 +77,21 @@ def test_short_run_is_marked_not_valid(tmp_path):
     # IO500's own line format (src/main.c): " %20s %15s %s : time %.3f seconds".
     assert "[RESULT]       ior-easy-write        2.000000 GiB/s : time 2.000 seconds" in out
     assert "[      ]  ior-rnd4K-easy-read        0.500000 GiB/s : time 2.000 seconds" in out
+
+
+def test_one_mdtest_block_with_both_trees():
+    """conf/io500.conf's one `mdtest` block (Mode both): each test's mode names its tree, find
+    is IO500's find."""
+    doc = _doc(400.0)
+    easy = next(m for m in doc["modules"] if m["label"] == "mdtest-easy")
+    hard = next(m for m in doc["modules"] if m["label"] == "mdtest-hard")
+    for t in easy["tests"]:
+        t["params"]["mode"] = "easy"
+    for t in hard["tests"]:
+        t["params"]["mode"] = "both" if t["params"]["phase"] == "find" else "hard"
+    both = {"label": "mdtest", "tests": easy["tests"] + hard["tests"]}
+    doc["modules"] = [m for m in doc["modules"] if m not in (easy, hard)] + [both]
+    rows, score, notes = io500.summary(doc)
+    assert rows == io500.summary(_doc(400.0))[0]
+    assert score == io500.summary(_doc(400.0))[1]
+    assert notes == []

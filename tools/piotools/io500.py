@@ -1,8 +1,9 @@
 """The IO500 score of a pio-bench run of conf/io500.conf (IO500 rules; io500.sh / src/main.c of
 hpc/io500): the bandwidth score is the geometric mean of the ior phases in GiB/s, the metadata
 score the geometric mean of the mdtest and find phases in kIOPS, and the score is
-sqrt(bandwidth score x metadata score). Phases are found by block label (ior-*) and, inside the
-mdtest-easy / mdtest-hard blocks, by each test's phase parameter."""
+sqrt(bandwidth score x metadata score). Phases are found by block label (ior-*) and, for the
+metadata module's tests, by each test's mode (easy, hard; the block label without one) and phase
+parameters."""
 import math
 
 # IO500's phases in its order; the figure each lists in its result summary.
@@ -55,9 +56,11 @@ def phases(doc):
                 continue
             secs = max(r["aggregate_time_s"] for r in reps)
             if t.get("rate_unit") == "ops/s":
-                phase = t.get("params", {}).get("phase", "")
-                name = "find" if phase == "find" else \
-                    label + "-" + _MD_WORD.get(phase, phase)
+                params = t.get("params", {})
+                phase = params.get("phase", "")
+                tree = "mdtest-" + params["mode"] if params.get("mode") in ("easy", "hard") \
+                    else label
+                name = "find" if phase == "find" else tree + "-" + _MD_WORD.get(phase, phase)
                 out[name] = (_median([r["ops_per_s"] for r in reps]) / 1000.0, "kIOPS", secs)
             elif label in BW_PHASES or label in UNSCORED:
                 out[label] = (_median([r["bandwidth_MiBps"] for r in reps]) / 1024.0, "GiB/s",

@@ -198,3 +198,71 @@ TEST_CASE("stonewall with wear-out leaves every rank with the same count") {
   }));
   // KeepTree left the items to us: the scratch directory removes them.
 }
+
+TEST_CASE("Mode both: the two trees side by side, find walks both with exact counts") {
+  pio::test::TempDir dir;
+  pio::test::write_text(dir.file("sentinel"), "not ours\n");
+  const std::string top = dir.file("md-both");
+  // IO500's metadata order: easy 0-byte files, hard 3901-byte files, find over both trees
+  // matching *1* of 3901 bytes (only hard items can match).
+  const auto ran = pio::test::run_config(
+      dir, "both",
+      block(top, "Mode both\nItems 13\nHardItems 11\nFileSize 0\nHardFileSize 3901\nDepth 1\n"
+                 "Branching 2\nPhases easy-create hard-create find easy-stat hard-stat "
+                 "easy-remove hard-read hard-remove\nFindName *1*\nFindSize 3901\n"));
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const int n = pio::test::size();
+    const auto &m = ran.results["modules"][0];
+    const auto &tests = m["tests"];
+    INFO(m.dump());
+    CHECK(tests.size() == 8);
+    std::vector<std::string> labels;
+    for (const auto &t : tests)
+      labels.push_back(t["label"]);
+    CHECK(labels == std::vector<std::string>{"easy create", "hard create", "find", "easy stat",
+                                             "hard stat", "easy remove", "hard read",
+                                             "hard remove"});
+    const long easy = 13L * n, hard = 11L * n;
+    // Directories: easy a base and 2 subdirectories per rank, hard one shared tree of 3.
+    const long dirs = 3L * n + 3L;
+    const long want[] = {easy, hard, easy + hard + dirs, easy, hard, easy, hard, hard};
+    for (size_t k = 0; k < 8; ++k)
+      CHECK(tests[k]["reps"][0]["ops"] == want[k]);
+    CHECK(tests[2]["params"]["mode"] == "both");
+    CHECK(tests[0]["params"]["mode"] == "easy");
+    CHECK(tests[1]["params"]["file_size"] == "3901");
+    // matched: the hard items whose name file.<r>.<i> holds a '1'.
+    long matched = 0;
+    for (int r = 0; r < n; ++r)
+      for (int i = 0; i < 11; ++i)
+        if (pio::metadata::Geometry::item_name(r, i).find('1') != std::string::npos)
+          ++matched;
+    const auto &find = m["figure"]["tables"][0];
+    CHECK(find["columns"][3] == "matched");
+    CHECK(find["rows"][0][2] == easy + hard + dirs);
+    CHECK(find["rows"][0][3] == matched);
+    CHECK(!pio::test::exists(top));
+    CHECK(!pio::test::exists(top + ".pio-owner"));
+    CHECK(pio::test::read_bytes(dir.file("sentinel")).size() == 9);
+    return !pio::test::exists(top);
+  }));
+}
+
+TEST_CASE("Phases that do not name their tree under Mode both are a config error") {
+  pio::test::TempDir dir;
+  for (const auto &[extra, want] : std::vector<std::pair<std::string, std::string>>{
+           {"Mode both\nPhases create\n", "Phases: create does not say which tree (Mode both)"},
+           {"Mode easy\nPhases hard-create\n", "names the hard tree, but Mode is easy"},
+           {"Mode both\nPhases easy-create hard-stat\n", "hard-stat comes before hard create"}}) {
+    const auto ran = pio::test::run_config(dir, "bad", block(dir.file("md"), extra));
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(on_root([&] { // the harness prints the located error once
+      INFO(ran.err);
+      CHECK(ran.err.find(want) != std::string::npos);
+      CHECK(ran.err.find("bad.conf:") != std::string::npos);
+      return ran.err.find(want) != std::string::npos;
+    }));
+    REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
+  }
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# A metadata run killed mid-create (docs/metadata.md "Safety"): rank 0, the owner of the test
+# directory's record, is sent SIGKILL (no handler runs) or SIGTERM (its handler removes what it
+# can and must keep the record of the non-empty directory). The next run removes every item
+# and directory the dead run made, by the tree rule in the record, then runs. With one foreign
+# file planted in the tree the next run refuses, names it, and touches nothing.
+# Usage: MPIEXEC N HARNESS MODDIR
+set -u
+mpiexec=$1; n=$2; harness=$3; moddir=$4
+dir=$(mktemp -d)
+bg=""
+cleanup() { [ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+top=$dir/md
+passed=0
+fail() { echo "FAIL: $*"; exit 1; }
+conf() { # conf NAME MODE ITEMS (a fresh results file each time)
+  rm -f "$dir/$1.json"
+  cat > "$dir/$1.conf" <<CONF
+ModulePath $moddir
+ResultsFile $dir/$1.json
+<ap_module>
+  ModuleName metadata
+  TestFile $top
+  Mode $2
+  Items $3
+  Depth 1
+  Branching 3
+  FileSize 100
+  Phases create stat remove
+</ap_module>
+CONF
+}
+items() { find "$top" -type f 2>/dev/null | wc -l; }
+snapshot() { # every entry with its type, size and inode, and the record
+  (cd "$dir" && find md -printf '%p %y %s %i\n' | sort && cat md.pio-owner)
+}
+crash() { # crash MODE SIGNAL: a run with far more items than it gets to make, rank 0 killed
+  conf big "$1" 200000
+  "$mpiexec" -n "$n" "$harness" -c "$dir/big.conf" > "$dir/big.out" 2>&1 &
+  bg=$!
+  t=0
+  while [ "$(items)" -lt 40 ]; do
+    kill -0 "$bg" 2>/dev/null || fail "$1: the run ended before it was killed: $(cat "$dir/big.out")"
+    sleep 0.05; t=$((t + 1))
+    [ $t -lt 1200 ] || fail "$1: no items after 60 s: $(cat "$dir/big.out")"
+  done
+  pid=$(sed -n 's/^pid //p' "$top.pio-owner")
+  [ -n "$pid" ] || fail "$1: no owner record with a pid"
+  kill -"$2" "$pid"
+  t=0
+  while kill -0 "$bg" 2>/dev/null; do
+    sleep 0.1; t=$((t + 1))
+    [ $t -lt 600 ] || fail "$1: the killed run did not end"
+  done
+  wait "$bg"; bg=""
+  left=$(items)
+  [ "$left" -ge 40 ] || fail "$1 $2: the killed run must leave its items (found $left)"
+  [ -f "$top.pio-owner" ] || fail "$1 $2: the record of the non-empty directory must stay"
+}
+rerun() { # rerun NAME MODE: the next run of the same path; prints its exit code
+  conf "$1" "$2" 7
+  "$mpiexec" -n "$n" "$harness" -c "$dir/$1.conf" > "$dir/$1.out" 2>&1
+  echo $?
+}
+
+for case in "hard KILL" "easy TERM" "easy KILL" "hard TERM"; do
+  set -- $case
+  crash "$1" "$2"
+  rc=$(rerun again "$1")
+  [ "$rc" -eq 0 ] || fail "$1 $2: the next run must clean up and run: rc $rc $(cat "$dir/again.out")"
+  grep -q "note: removed $top and the [0-9]* entries below it" "$dir/again.out" ||
+    fail "$1 $2: no note of the removal: $(cat "$dir/again.out")"
+  [ ! -e "$top" ] && [ ! -e "$top.pio-owner" ] || fail "$1 $2: left behind: $(ls -R "$dir")"
+  passed=$((passed + 1))
+done
+
+# A foreign file in the dead run's tree: refused, named, nothing touched; moved out, all goes.
+crash hard KILL
+foreign=$top/shared/dir.2/notes.txt
+echo "the user's notes" > "$foreign"
+before=$(snapshot)
+rc=$(rerun refused hard)
+[ "$rc" -ne 0 ] || fail "foreign: the run must refuse"
+grep -q "holds $foreign (a name the rule does not make)" "$dir/refused.out" ||
+  fail "foreign: the entry is not named: $(cat "$dir/refused.out")"
+grep -q "pio-harness removed nothing" "$dir/refused.out" || fail "foreign: no 'removed nothing'"
+[ "$(snapshot)" = "$before" ] || fail "foreign: the tree was touched"
+mv "$foreign" "$dir/notes.txt"
+rc=$(rerun after hard)
+[ "$rc" -eq 0 ] || fail "foreign moved out: rc $rc $(cat "$dir/after.out")"
+[ ! -e "$top" ] && [ "$(cat "$dir/notes.txt")" = "the user's notes" ] || fail "foreign moved out"
+passed=$((passed + 1))
+echo "passed $passed of 5"
