@@ -191,7 +191,9 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"config", m.config_location},
           {"library", m.library},
           {"reference", m.reference},
-          {"output", m.output == Output::Imb ? "imb" : "table"},
+          {"output", m.output == Output::Imb      ? "imb"
+                     : m.output == Output::Figure ? "figure"
+                                                  : "table"},
           {"reps", m.reps},
           {"settings", m.settings},
           {"collective", m.collective},
@@ -201,6 +203,7 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"verify", m.verify},
           {"sync_writes", m.sync_writes},
           {"tests_planned", m.tests_planned},
+          {"time_budget_s", m.time_budget_s},
           {"started", m.started},
           {"finished", m.finished},
           {"tests", tests},
@@ -250,6 +253,7 @@ nlohmann::json to_json(const RunResult &run) {
                                                         {"tasks", run.batch_job->tasks},
                                                         {"partition", run.batch_job->partition}}
                                       : nlohmann::json(nullptr)},
+          {"suite_time_s", run.suite_time_s},
           {"status", run.status},
           {"exit_code", run.exit_code},
           {"modules", modules}};

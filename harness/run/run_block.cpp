@@ -34,6 +34,7 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.reference = plan.info->reference;
   m.output = plan.info->output;
   m.reps = block.reps;
+  m.time_budget_s = plan.time_budget_s;
   m.settings = plan.settings.all();
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
     if (!m.settings.count(name) && name.rfind("Hint:", 0) == 0)

@@ -15,6 +15,7 @@
 #include "guard/watchdog.hpp"
 #include "load/catalog.hpp"
 #include "plan/module_plan.hpp"
+#include "plan/suite_time.hpp"
 #include "report/provenance.hpp"
 #include "report/results_file.hpp"
 #include "run/consensus.hpp"
@@ -174,12 +175,17 @@ std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
 }
 
 /// --check: the config is valid; nothing runs.
-RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Config &config) {
-  if (run.rank == 0)
+/// With SuiteTime, the planned share of each time-driven block first.
+RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Prepared &p) {
+  const Config &config = p.config;
+  if (run.rank == 0) {
+    for (const auto &line : suite_time_lines(config, p.plans))
+      *options.out << "pio-harness: " << line << "\n";
     *options.out << "pio-harness: " << config.path << ": the config is valid ("
                  << config.modules.size() << " module block"
                  << (config.modules.size() == 1 ? "" : "s")
                  << ", each checked by its module); nothing was run (--check)\n";
+  }
   return RunOutcome{0, {}};
 }
 
@@ -192,6 +198,7 @@ void start_run(RunState &rs, const Prepared &p) {
   rs.result.config_text = p.config.text;
   fill_config_files(p.config.sources, rs.result);
   rs.result.results_path = p.results_path;
+  rs.result.suite_time_s = p.config.global.suite_time;
   rs.report([&](Reporter &r) { r.run_started(rs.result); });
 }
 
@@ -246,7 +253,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (auto f = preflight(comm, p.config, p.plans, options.check_only))
     return stop_before_io(options, rs.run, *f);
   if (options.check_only)
-    return report_valid(options, rs.run, p.config);
+    return report_valid(options, rs.run, p);
 
   OwnedFiles files(p.overwrite, p.keep, options.clean_stale);
   rs.files = &files;
