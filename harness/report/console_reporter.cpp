@@ -5,6 +5,7 @@
 #include "pio/directive.hpp"
 #include "pio/io/options.hpp"
 #include "report/figure_text.hpp"
+#include "report/merit_summary.hpp"
 
 namespace pio::harness {
 
@@ -142,7 +143,9 @@ void ConsoleReporter::print_average_row(const TestResult &test) {
 
 void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
                                     const TestResult &test) {
-  if (block.output == Output::Table && !test.reps.empty()) {
+  const bool rows = block.output == Output::Table ||
+                    (block.output == Output::Figure && options_.all_tests);
+  if (rows && !test.reps.empty()) {
     if (header_unit_ != merit_unit(test.merit)) // a test counting operations shows ops/s
       print_column_header(merit_unit(test.merit));
     if (options_.show_averages)
@@ -158,12 +161,21 @@ void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block
 void ConsoleReporter::block_finished(const RunResult &, const ModuleResult &block) {
   if (block.error)
     out_ << "  " << block.module << ": FAILED: " << block.error->message << "\n";
+  if (block.output == Output::Figure && !options_.all_tests)
+    out_ << "  " << block.tests.size() << " tests: a row per repetition in the results file and "
+         << "CSV (ShowAllTests on prints them here); the figure summarises them\n";
+  if (block.figure && block.output == Output::Table && !block.tests.empty())
+    out_ << "  (the rows above: each test's rate over its timed work units; the figure below "
+            "has its own units and brackets, its notes say which)\n";
   if (block.figure)
-    out_ << "\n" << figure_text(*block.figure);
+    out_ << "\n" << figure_text(*block.figure, options_.all_tests);
 }
 
 void ConsoleReporter::run_finished(const RunResult &run) {
   const bool failed = run.exit_code != 0 || run.status == "failed";
+  const std::vector<MeritRow> summary = merit_summary(run);
+  if (!summary.empty())
+    out_ << "\n" << table_text(merit_table(summary));
   out_ << "\nresults: " << run.results_path << (failed ? "  (some tests FAILED; see above)" : "")
        << "\n";
 }
