@@ -23,11 +23,8 @@ const std::vector<std::string> kMeasureColumns = {
     "mbytes_per_s",  "error",        "test_started",    "test_finished", "figure",
     "figure_value",  "value",        "unit"};
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
+/// Nine significant digits, never an exponent (8e-05 is 0.00008).
+std::string number(double v) { return plain_number(v, 9); }
 
 bool fixed_column(const std::string &name) {
   return std::find(kIdColumns.begin(), kIdColumns.end(), name) != kIdColumns.end() ||

@@ -14,7 +14,7 @@ MEASURE_COLUMNS = ["rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps
 
 
 def _number(v):
-    return "" if v is None else f"{v:.9g}"
+    return "" if v is None else _plain(v)
 
 
 def _plain(v):
