@@ -71,12 +71,12 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
       for (const auto &d : l.args) {
         const std::string path = !d.empty() && d[0] == '/' ? d : base + "/" + d;
         if (!boost::filesystem::is_directory(path))
-          throw ConfigError(l.file, l.line,
-                            "ModulePath " + d + ": " + path +
-                                (boost::filesystem::exists(path) ? " is not a directory"
-                                                                 : " does not exist"),
-                            "name an existing directory holding module .so files (relative to " +
-                                base + "), or remove it from the line");
+          throw ConfigError(
+              l.file, l.line,
+              "ModulePath " + d + ": " + path +
+                  (boost::filesystem::exists(path) ? " is not a directory" : " does not exist"),
+              "name an existing directory holding module .so files (relative to " + base +
+                  "), or remove it from the line");
       }
   for (const auto &d : config.global.module_paths)
     dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);

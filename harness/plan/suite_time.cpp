@@ -54,14 +54,15 @@ void share_suite_time(const Config &config, std::vector<ModulePlan> &plans) {
     throw ConfigError(line.file, line.line,
                       "SuiteTime " + seconds(budget) +
                           " has no block to share it: no block's module has a time setting " +
-                          (own_blocks.empty() ? std::string("(b_eff_io's ScheduledTime)")
-                                              : "that its block leaves unset (" + own_blocks +
-                                                    " set their own)"),
+                          (own_blocks.empty()
+                               ? std::string("(b_eff_io's ScheduledTime)")
+                               : "that its block leaves unset (" + own_blocks + " set their own)"),
                       "remove SuiteTime, or add a b_eff_io block without ScheduledTime");
   if (own >= budget)
     throw ConfigError(line.file, line.line,
-                      "SuiteTime " + seconds(budget) + " is used up by the blocks that set their own time (" +
-                          own_blocks + ": " + seconds(own) + " with their ModuleReps)",
+                      "SuiteTime " + seconds(budget) +
+                          " is used up by the blocks that set their own time (" + own_blocks +
+                          ": " + seconds(own) + " with their ModuleReps)",
                       "raise SuiteTime above " + seconds(own) +
                           ", or remove the time setting from those blocks so they share it");
   for (auto &p : plans)

@@ -16,12 +16,32 @@ const std::vector<std::string> kIdColumns = {
     "header_offset", "procs",        "groups",       "file_use", "collective", "file_view",
     "interface",     "timing_scope", "stone_wall_s", "verify",   "sync_writes"};
 /// Columns after the parameters and hints: what a repetition measured.
-const std::vector<std::string> kMeasureColumns = {
-    "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps", "ops", "ops_per_s", "rate_unit",
-    "open_time_s",   "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
-    "message_bytes", "ops_per_unit", "t_min_us",        "t_avg_us",         "t_max_us",
-    "mbytes_per_s",  "error",        "test_started",    "test_finished", "figure",
-    "figure_value",  "value",        "unit"};
+const std::vector<std::string> kMeasureColumns = {"rep",
+                                                  "units",
+                                                  "bytes",
+                                                  "aggregate_time_s",
+                                                  "bandwidth_MiBps",
+                                                  "ops",
+                                                  "ops_per_s",
+                                                  "rate_unit",
+                                                  "open_time_s",
+                                                  "close_time_s",
+                                                  "rank_time_min_s",
+                                                  "rank_time_mean_s",
+                                                  "rank_time_max_s",
+                                                  "message_bytes",
+                                                  "ops_per_unit",
+                                                  "t_min_us",
+                                                  "t_avg_us",
+                                                  "t_max_us",
+                                                  "mbytes_per_s",
+                                                  "error",
+                                                  "test_started",
+                                                  "test_finished",
+                                                  "figure",
+                                                  "figure_value",
+                                                  "value",
+                                                  "unit"};
 
 /// Nine significant digits, never an exponent (8e-05 is 0.00008).
 std::string number(double v) { return plain_number(v, 9); }

@@ -92,8 +92,9 @@ std::string figure_text(const Figure &figure, bool detail) {
   for (const auto &t : figure.tables) {
     if (t.detail && !detail)
       out << "  " << t.name << ": " << t.rows.size()
-          << (t.rows.size() == 1 ? " row in the results file (ShowAllTests on prints it here)\n"
-                                 : " rows in the results file (ShowAllTests on prints them here)\n");
+          << (t.rows.size() == 1
+                  ? " row in the results file (ShowAllTests on prints it here)\n"
+                  : " rows in the results file (ShowAllTests on prints them here)\n");
     else
       print_table(out, t);
   }

@@ -44,8 +44,8 @@ std::vector<MeritRow> merit_summary(const RunResult &run) {
     } else {
       for (const auto &t : block.tests)
         if (!t.error && !t.reps.empty())
-          out.push_back({block.label, t.label + " median", rate_stats(t).median,
-                         merit_unit(t.merit)});
+          out.push_back(
+              {block.label, t.label + " median", rate_stats(t).median, merit_unit(t.merit)});
     }
   }
   return out;

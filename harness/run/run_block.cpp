@@ -99,7 +99,8 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   for (size_t i = 0; i < tests.size(); ++i) {
     TestResult tr;
     tr.started = utc_timestamp();
-    const auto failure = run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
+    const auto failure =
+        run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
     if (failure)
       rs.any_failure = true;
     if (ranks.rank == 0) {
@@ -173,7 +174,5 @@ bool run_block(RunState &rs, const ModulePlan &plan, int index) {
   }
   return wait_for_block_end(run.comm, ok);
 }
-
-
 
 } // namespace pio::harness

@@ -46,9 +46,8 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
     if (facts.patterns[p].name == "ping-pong" && at_lmax)
       ping_pong = c.best[p][lmax];
   const auto if_lmax = [&](double v) { return at_lmax ? v : kNotMeasured; };
-  const double memory = facts.memory_per_process > 0
-                            ? static_cast<double>(facts.memory_per_process)
-                            : kNotMeasured;
+  const double memory =
+      facts.memory_per_process > 0 ? static_cast<double>(facts.memory_per_process) : kNotMeasured;
 
   Figure f;
   f.name = "b_eff";

@@ -3,20 +3,20 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <cmath>
 #include <regex>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "approval.hpp"
+#include "pio/error.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/imb_reporter.hpp"
 #include "report/json_reporter.hpp"
-#include "pio/error.hpp"
 #include "report/save_schedule.hpp"
 #include "sample_run.hpp"
 
@@ -267,7 +267,8 @@ TEST_CASE("CSV rewrites the whole file after every test; a new column reaches ea
   CHECK(!fs::exists(path2 + ".tmp"));
 }
 
-TEST_CASE("Results files are rewritten after every test while small, then at most 1/20 of the time") {
+TEST_CASE(
+    "Results files are rewritten after every test while small, then at most 1/20 of the time") {
   using harness::SaveSchedule;
   using std::chrono::milliseconds;
   const SaveSchedule::Clock::time_point t0{};
@@ -286,7 +287,10 @@ TEST_CASE("Results files are rewritten after every test while small, then at mos
   const auto now = SaveSchedule::Clock::now();
   s.saved(now - std::chrono::seconds(10), now, large);
   int saves = 0;
-  auto save = [&] { ++saves; return large; };
+  auto save = [&] {
+    ++saves;
+    return large;
+  };
   harness::save_when_due(s, false, save);
   CHECK(saves == 0);
   harness::save_when_due(s, true, save);

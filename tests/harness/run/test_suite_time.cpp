@@ -38,15 +38,16 @@ TEST_CASE("SuiteTime: --check prints each time-driven block's planned share", "[
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const std::string &o = ran.out;
-    const bool ok =
-        o.find("SuiteTime 1.3 s for the time-driven blocks; 1 other block cost") !=
-            std::string::npos &&
-        o.find("  one (" + dir.file("plan.conf") + ":3): share 0.4 s (TimeBudget 0.4 s per "
-               "repetition)") != std::string::npos &&
-        o.find("  two (" + dir.file("plan.conf") + ":8): share 0.8 s (TimeBudget 0.4 s per "
-               "repetition)") != std::string::npos &&
-        o.find("  own (" + dir.file("plan.conf") + ":15): its own TimeBudget, 0.1 s") !=
-            std::string::npos;
+    const bool ok = o.find("SuiteTime 1.3 s for the time-driven blocks; 1 other block cost") !=
+                        std::string::npos &&
+                    o.find("  one (" + dir.file("plan.conf") +
+                           ":3): share 0.4 s (TimeBudget 0.4 s per "
+                           "repetition)") != std::string::npos &&
+                    o.find("  two (" + dir.file("plan.conf") +
+                           ":8): share 0.8 s (TimeBudget 0.4 s per "
+                           "repetition)") != std::string::npos &&
+                    o.find("  own (" + dir.file("plan.conf") + ":15): its own TimeBudget, 0.1 s") !=
+                        std::string::npos;
     CHECK(ok);
     return ok;
   }));
@@ -133,9 +134,9 @@ TEST_CASE("SuiteTime: refused with its line when no block takes a share or the b
     INFO(ran.out << ran.err);
     REQUIRE(all_ranks(ran.exit_code == 2));
     REQUIRE(on_root([&, name = name, what = what] {
-      const bool ok = ran.err.find(dir.file(name + ".conf") + ":2: SuiteTime") !=
-                          std::string::npos &&
-                      ran.err.find(what) != std::string::npos;
+      const bool ok =
+          ran.err.find(dir.file(name + ".conf") + ":2: SuiteTime") != std::string::npos &&
+          ran.err.find(what) != std::string::npos;
       CHECK(ok);
       return ok;
     }));

@@ -356,9 +356,9 @@ TEST_CASE("the b_eff figure from a synthetic typed ModuleResult", "[beff]") {
   FigureFacts short_run = f;
   short_run.measured[20] = false;
   const pio::Figure no_lmax = make_figure(short_run, res);
-  for (const char *name : {"ping-pong bandwidth at L_max", "b_eff at L_max",
-                           "b_eff at L_max per process",
-                           "b_eff at L_max per process, ring patterns"})
+  for (const char *name :
+       {"ping-pong bandwidth at L_max", "b_eff at L_max", "b_eff at L_max per process",
+        "b_eff at L_max per process, ring patterns"})
     CHECK(std::isnan(value(no_lmax, name)));
   for (size_t c = 4; c < 8; ++c)
     CHECK(std::get<std::string>(table1(no_lmax, c)) == "not measured");
