@@ -41,6 +41,9 @@ struct GlobalConfig {
   /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
   /// watchdog's automatic default, see watchdog.hpp)
   double step_timeout = -1;
+  /// SuiteTime: seconds the time-driven blocks share (0 = none; docs/running.md, "site.conf")
+  double suite_time = 0;
+  bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
   io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
   /// Every line of each global directive as written (its name as the table spells it -> its
@@ -58,6 +61,7 @@ struct ModuleBlock {
   int module_name_line = 0;
   long reps = 1;                                ///< ModuleReps (1 to 1e6)
   double settle_time = 0;                       ///< ModuleSettleTime seconds (0 to 86400)
+  double suite_weight = 1; ///< SuiteWeight: this block's part of SuiteTime, relative to the others
   std::string timing_scope = "unit";            ///< TimingScope: unit or phase (docs/timing.md)
   double stone_wall = 0;                        ///< StoneWall seconds per phase (0 = off)
   bool stone_wall_wear_out = false;             ///< StoneWallWearOut: IO500's stonewall (timing.md)

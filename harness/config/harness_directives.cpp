@@ -253,6 +253,22 @@ std::vector<HarnessDirective> make_table() {
                    .between(0, 86400),
                S::Global, kExt, "<seconds>",
                [](GlobalConfig &g, const Words &w) { g.step_timeout = parse_real(w[0]); }});
+  t.push_back({DirectiveSpec{"SuiteTime", T::Real, "0",
+                             "seconds the time-driven blocks share (modules with a time setting, "
+                             "b_eff_io's ScheduledTime): each block that does not set its own "
+                             "gets SuiteTime x its SuiteWeight / the sum of their weights, less "
+                             "what blocks that set their own time take; the other blocks cost "
+                             "what their work costs (docs/running.md, \"site.conf\"); 0 = off"}
+                   .between(0, 1e7),
+               S::Global, kExt, "<seconds>",
+               [](GlobalConfig &g, const Words &w) { g.suite_time = parse_real(w[0]); }});
+  t.push_back({{"ShowAllTests", T::Flag, "off",
+                "print every test's rows on the console, also for modules whose figure "
+                "summarises their tests (b_eff); the results and CSV always hold them"},
+               S::Global,
+               kExt,
+               "",
+               global_flag<&GlobalConfig::show_all_tests>});
   t.push_back(
       {{"Hint", T::Texts, "",
         "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
@@ -290,6 +306,14 @@ std::vector<HarnessDirective> make_table() {
        [](BlockDraft &b, const Words &w, const std::string &, int) {
          b.block.settle_time = parse_real(w[0]);
        }});
+  t.push_back({DirectiveSpec{"SuiteWeight", T::Real, "1",
+                             "this block's part of SuiteTime relative to the other time-driven "
+                             "blocks' (2 = twice the share of a block at 1)"}
+                   .between(0.001, 1e6),
+               S::Block, kExt, "<weight>", nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.suite_weight = parse_real(w[0]);
+               }});
   t.push_back({{"TimingScope",
                 T::Text,
                 "unit",

@@ -16,6 +16,7 @@ struct ModulePlan {
   const ModuleInfo *info = nullptr;
   Settings settings;
   std::string label; ///< the block's label (block_label.hpp), unique in the run
+  double time_budget_s = 0; ///< the block's share of SuiteTime, all repetitions (suite_time.hpp)
 };
 
 } // namespace pio::harness

@@ -3,6 +3,7 @@
 #include "config/config_error.hpp"
 #include "plan/block_label.hpp"
 #include "plan/module_directives.hpp"
+#include "plan/suite_time.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -70,12 +71,12 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
       for (const auto &d : l.args) {
         const std::string path = !d.empty() && d[0] == '/' ? d : base + "/" + d;
         if (!boost::filesystem::is_directory(path))
-          throw ConfigError(l.file, l.line,
-                            "ModulePath " + d + ": " + path +
-                                (boost::filesystem::exists(path) ? " is not a directory"
-                                                                 : " does not exist"),
-                            "name an existing directory holding module .so files (relative to " +
-                                base + "), or remove it from the line");
+          throw ConfigError(
+              l.file, l.line,
+              "ModulePath " + d + ": " + path +
+                  (boost::filesystem::exists(path) ? " is not a directory" : " does not exist"),
+              "name an existing directory holding module .so files (relative to " + base +
+                  "), or remove it from the line");
       }
   for (const auto &d : config.global.module_paths)
     dirs.push_back(!d.empty() && d[0] == '/' ? d : base + "/" + d);
@@ -184,6 +185,7 @@ std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
     plans.push_back(std::move(p));
   }
   label_blocks(plans);
+  share_suite_time(config, plans);
   return plans;
 }
 

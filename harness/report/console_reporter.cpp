@@ -5,6 +5,7 @@
 #include "pio/directive.hpp"
 #include "pio/io/options.hpp"
 #include "report/figure_text.hpp"
+#include "report/merit_summary.hpp"
 
 namespace pio::harness {
 
@@ -75,8 +76,8 @@ void ConsoleReporter::print_column_header(const char *unit) {
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
                   lead_cells("test", "buffer", "units", "reps").c_str(), ("med " + u).c_str(),
-                  ("min..max " + u).c_str(), ("sd " + u).c_str(), "med agg s", "rank min s", "rank mean s",
-                  "rank max s");
+                  ("min..max " + u).c_str(), ("sd " + u).c_str(), "med agg s", "rank min s",
+                  "rank mean s", "rank max s");
     out_ << buf;
     if (options_.open_time)
       out_ << " med open s";
@@ -117,8 +118,9 @@ void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &re
                 lead_cells(test.label, format_size(test.buffer_size), std::to_string(rep.units),
                            std::to_string(rep.rep))
                     .c_str(),
-                fmt("%.2f", rate_of(rep, test.merit)).c_str(), fmt("%.6f", rep.aggregate_time_s).c_str(),
-                fmt("%.6f", rep.rank_time_s.min).c_str(), fmt("%.6f", rep.rank_time_s.mean).c_str(),
+                fmt("%.2f", rate_of(rep, test.merit)).c_str(),
+                fmt("%.6f", rep.aggregate_time_s).c_str(), fmt("%.6f", rep.rank_time_s.min).c_str(),
+                fmt("%.6f", rep.rank_time_s.mean).c_str(),
                 fmt("%.6f", rep.rank_time_s.max).c_str());
   out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset) << "\n";
 }
@@ -142,7 +144,9 @@ void ConsoleReporter::print_average_row(const TestResult &test) {
 
 void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
                                     const TestResult &test) {
-  if (block.output == Output::Table && !test.reps.empty()) {
+  const bool rows =
+      block.output == Output::Table || (block.output == Output::Figure && options_.all_tests);
+  if (rows && !test.reps.empty()) {
     if (header_unit_ != merit_unit(test.merit)) // a test counting operations shows ops/s
       print_column_header(merit_unit(test.merit));
     if (options_.show_averages)
@@ -158,12 +162,21 @@ void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block
 void ConsoleReporter::block_finished(const RunResult &, const ModuleResult &block) {
   if (block.error)
     out_ << "  " << block.module << ": FAILED: " << block.error->message << "\n";
+  if (block.output == Output::Figure && !options_.all_tests)
+    out_ << "  " << block.tests.size() << " tests: a row per repetition in the results file and "
+         << "CSV (ShowAllTests on prints them here); the figure summarises them\n";
+  if (block.figure && block.output == Output::Table && !block.tests.empty())
+    out_ << "  (the rows above: each test's rate over its timed work units; the figure below "
+            "has its own units and brackets, its notes say which)\n";
   if (block.figure)
-    out_ << "\n" << figure_text(*block.figure);
+    out_ << "\n" << figure_text(*block.figure, options_.all_tests);
 }
 
 void ConsoleReporter::run_finished(const RunResult &run) {
   const bool failed = run.exit_code != 0 || run.status == "failed";
+  const std::vector<MeritRow> summary = merit_summary(run);
+  if (!summary.empty())
+    out_ << "\n" << table_text(merit_table(summary));
   out_ << "\nresults: " << run.results_path << (failed ? "  (some tests FAILED; see above)" : "")
        << "\n";
 }

@@ -14,11 +14,13 @@ struct TableOptions {
   bool open_time = false;     ///< ReportOpenTime
   bool close_time = false;    ///< ReportCloseTime
   bool header_offset = false; ///< ReportHeaderOffset
+  bool all_tests = false;     ///< ShowAllTests: rows and detail tables of Output::Figure blocks
 };
 
 /// Prints the run banner, one table per block (a row per repetition, or per test with
-/// ShowAverages), failures, each block's figure and the closing line. Blocks with Output::Imb
-/// get their heading, failures and figure only: ImbReporter prints their tables.
+/// ShowAverages), failures, each block's figure, the summary of every block's figure of merit
+/// and the closing line. Blocks with Output::Imb get their heading, failures and figure only:
+/// ImbReporter prints their tables; Output::Figure blocks a count of their tests and the figure.
 class ConsoleReporter : public Reporter {
 public:
   /// Writes to out (rank 0's standard output in a run).
@@ -33,7 +35,7 @@ public:
                      const TestResult &test) override;
   /// The block's error and its figure as text.
   void block_finished(const RunResult &run, const ModuleResult &block) override;
-  /// "results: <path>", and a pointer to the failures if there were any.
+  /// The summary (merit_summary.hpp), "results: <path>", and a pointer to the failures.
   void run_finished(const RunResult &run) override;
 
 private:

@@ -1,9 +1,11 @@
 #include "report/csv_reporter.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "pio/error.hpp"
+#include "report/figure_text.hpp"
 
 namespace pio::harness {
 
@@ -14,17 +16,35 @@ const std::vector<std::string> kIdColumns = {
     "header_offset", "procs",        "groups",       "file_use", "collective", "file_view",
     "interface",     "timing_scope", "stone_wall_s", "verify",   "sync_writes"};
 /// Columns after the parameters and hints: what a repetition measured.
-const std::vector<std::string> kMeasureColumns = {
-    "rep",           "units",        "bytes",           "aggregate_time_s", "bandwidth_MiBps", "ops", "ops_per_s", "rate_unit",
-    "open_time_s",   "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
-    "message_bytes", "ops_per_unit", "t_min_us",        "t_avg_us",         "t_max_us",
-    "mbytes_per_s",  "error",        "test_started",    "test_finished"};
+const std::vector<std::string> kMeasureColumns = {"rep",
+                                                  "units",
+                                                  "bytes",
+                                                  "aggregate_time_s",
+                                                  "bandwidth_MiBps",
+                                                  "ops",
+                                                  "ops_per_s",
+                                                  "rate_unit",
+                                                  "open_time_s",
+                                                  "close_time_s",
+                                                  "rank_time_min_s",
+                                                  "rank_time_mean_s",
+                                                  "rank_time_max_s",
+                                                  "message_bytes",
+                                                  "ops_per_unit",
+                                                  "t_min_us",
+                                                  "t_avg_us",
+                                                  "t_max_us",
+                                                  "mbytes_per_s",
+                                                  "error",
+                                                  "test_started",
+                                                  "test_finished",
+                                                  "figure",
+                                                  "figure_value",
+                                                  "value",
+                                                  "unit"};
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
+/// Nine significant digits, never an exponent (8e-05 is 0.00008).
+std::string number(double v) { return plain_number(v, 9); }
 
 bool fixed_column(const std::string &name) {
   return std::find(kIdColumns.begin(), kIdColumns.end(), name) != kIdColumns.end() ||
@@ -162,12 +182,23 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
 }
 
 void CsvReporter::block_finished(const RunResult &, const ModuleResult &block) {
-  if (!block.error)
+  if (!block.error && !block.figure)
     return;
   add_setting_columns(params_, block);
-  Row row = block_cells(block);
-  row["error"] = block.error->message;
-  rows_.push_back(std::move(row));
+  if (block.figure) // a row per value of the figure of merit, its tables stay in the JSON
+    for (const auto &v : block.figure->values) {
+      Row row = block_cells(block);
+      row["figure"] = block.figure->name;
+      row["figure_value"] = v.name;
+      row["value"] = std::isnan(v.value) ? std::string() : plain_number(v.value, 9);
+      row["unit"] = std::isnan(v.value) ? std::string("not measured") : v.unit;
+      rows_.push_back(std::move(row));
+    }
+  if (block.error) {
+    Row row = block_cells(block);
+    row["error"] = block.error->message;
+    rows_.push_back(std::move(row));
+  }
   write(true);
 }
 

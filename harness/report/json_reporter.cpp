@@ -42,21 +42,22 @@ nlohmann::json to_json(const PhaseResult &p) {
   nlohmann::json groups = nlohmann::json::array();
   for (const auto &g : p.groups)
     groups.push_back(to_json(g));
-  nlohmann::json j = {{"label", p.label},
-          {"units", p.units},
-          {"bytes", p.bytes},
-          {"aggregate_time_s", p.aggregate_time_s},
-          {"elapsed_time_s", p.elapsed_time_s},
-          {"time_budget_s", p.time_budget_s},
-          {"units_limit", p.units_limit},
-          {"end_check", p.end_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.end_check)},
-          {"stonewalled", p.stonewalled},
-          {"timing_scope", p.timing_scope},
-          {"bandwidth_MiBps", p.bandwidth_MiBps},
-          {"ops", p.ops},
-          {"ops_per_s", p.ops_per_s},
-          {"rank_time_s", to_json(p.rank_time_s)},
-          {"groups", groups}};
+  nlohmann::json j = {
+      {"label", p.label},
+      {"units", p.units},
+      {"bytes", p.bytes},
+      {"aggregate_time_s", p.aggregate_time_s},
+      {"elapsed_time_s", p.elapsed_time_s},
+      {"time_budget_s", p.time_budget_s},
+      {"units_limit", p.units_limit},
+      {"end_check", p.end_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.end_check)},
+      {"stonewalled", p.stonewalled},
+      {"timing_scope", p.timing_scope},
+      {"bandwidth_MiBps", p.bandwidth_MiBps},
+      {"ops", p.ops},
+      {"ops_per_s", p.ops_per_s},
+      {"rank_time_s", to_json(p.rank_time_s)},
+      {"groups", groups}};
   if (p.units_at_stop_max > 0) { // StoneWallWearOut
     j["units_at_stop"] = {{"min", p.units_at_stop_min}, {"max", p.units_at_stop_max}};
     j["stonewall_time_s"] = p.stonewall_time_s;
@@ -191,7 +192,9 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"config", m.config_location},
           {"library", m.library},
           {"reference", m.reference},
-          {"output", m.output == Output::Imb ? "imb" : "table"},
+          {"output", m.output == Output::Imb      ? "imb"
+                     : m.output == Output::Figure ? "figure"
+                                                  : "table"},
           {"reps", m.reps},
           {"settings", m.settings},
           {"collective", m.collective},
@@ -201,6 +204,7 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"verify", m.verify},
           {"sync_writes", m.sync_writes},
           {"tests_planned", m.tests_planned},
+          {"time_budget_s", m.time_budget_s},
           {"started", m.started},
           {"finished", m.finished},
           {"tests", tests},
@@ -242,15 +246,16 @@ nlohmann::json to_json(const RunResult &run) {
           {"config_files", config_files_json(run.config_files)},
           {"config_variables", config_variables_json(run.config_variables)},
           {"environment", run.environment},
-          {"romio_hints_text", run.romio_hints_text ? nlohmann::json(*run.romio_hints_text)
-                                                    : nlohmann::json(nullptr)},
+          {"romio_hints_text",
+           run.romio_hints_text ? nlohmann::json(*run.romio_hints_text) : nlohmann::json(nullptr)},
           {"batch_job", run.batch_job ? nlohmann::json{{"scheduler", run.batch_job->scheduler},
-                                                        {"id", run.batch_job->id},
-                                                        {"nodes", run.batch_job->nodes},
-                                                        {"node_count", run.batch_job->node_count},
-                                                        {"tasks", run.batch_job->tasks},
-                                                        {"partition", run.batch_job->partition}}
+                                                       {"id", run.batch_job->id},
+                                                       {"nodes", run.batch_job->nodes},
+                                                       {"node_count", run.batch_job->node_count},
+                                                       {"tasks", run.batch_job->tasks},
+                                                       {"partition", run.batch_job->partition}}
                                       : nlohmann::json(nullptr)},
+          {"suite_time_s", run.suite_time_s},
           {"status", run.status},
           {"exit_code", run.exit_code},
           {"modules", modules}};

@@ -25,6 +25,7 @@ ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePla
   mctx.hints = block.hints;
   mctx.io = block.io;
   mctx.services = &services;
+  mctx.time_budget_s = plan.time_budget_s / static_cast<double>(block.reps);
   return mctx;
 }
 

@@ -32,7 +32,7 @@ DefaultReporters make_reporters(const RunOptions &options, const Config &config,
   // The console first, then IMB's tables on the same stream (after each block's heading).
   r.push_back(std::make_unique<ConsoleReporter>(
       *options.out, TableOptions{g.show_averages, g.report_open_time, g.report_close_time,
-                                 g.report_header_offset}));
+                                 g.report_header_offset, g.show_all_tests}));
   r.push_back(std::make_unique<ImbReporter>(*options.out));
   r.push_back(std::make_unique<ErrorLogReporter>(*options.err));
   r.push_back(std::make_unique<HintWarningReporter>(*options.err));

@@ -34,6 +34,7 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.reference = plan.info->reference;
   m.output = plan.info->output;
   m.reps = block.reps;
+  m.time_budget_s = plan.time_budget_s;
   m.settings = plan.settings.all();
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
     if (!m.settings.count(name) && name.rfind("Hint:", 0) == 0)
@@ -98,7 +99,8 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   for (size_t i = 0; i < tests.size(); ++i) {
     TestResult tr;
     tr.started = utc_timestamp();
-    const auto failure = run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
+    const auto failure =
+        run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
     if (failure)
       rs.any_failure = true;
     if (ranks.rank == 0) {
@@ -172,7 +174,5 @@ bool run_block(RunState &rs, const ModulePlan &plan, int index) {
   }
   return wait_for_block_end(run.comm, ok);
 }
-
-
 
 } // namespace pio::harness

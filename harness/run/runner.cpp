@@ -15,6 +15,7 @@
 #include "guard/watchdog.hpp"
 #include "load/catalog.hpp"
 #include "plan/module_plan.hpp"
+#include "plan/suite_time.hpp"
 #include "report/provenance.hpp"
 #include "report/results_file.hpp"
 #include "run/consensus.hpp"
@@ -233,12 +234,17 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
 }
 
 /// --check: the config is valid; nothing runs.
-RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Config &config) {
-  if (run.rank == 0)
+/// With SuiteTime, the planned share of each time-driven block first.
+RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Prepared &p) {
+  const Config &config = p.config;
+  if (run.rank == 0) {
+    for (const auto &line : suite_time_lines(config, p.plans))
+      *options.out << "pio-harness: " << line << "\n";
     *options.out << "pio-harness: " << config.path << ": the config is valid ("
                  << config.modules.size() << " module block"
                  << (config.modules.size() == 1 ? "" : "s")
                  << ", each checked by its module); nothing was run (--check)\n";
+  }
   return RunOutcome{0, {}};
 }
 
@@ -254,6 +260,7 @@ void start_run(RunState &rs, const Prepared &p, double since) {
   rs.result.config_text = p.config.text;
   fill_config_files(p.config.sources, rs.result);
   rs.result.results_path = p.results_path;
+  rs.result.suite_time_s = p.config.global.suite_time;
   rs.report([&](Reporter &r) { r.run_started(rs.result); });
 }
 
@@ -310,7 +317,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (auto f = preflight(comm, p.config, p.plans, options.check_only, &declared))
     return stop_before_io(options, rs.run, *f);
   if (options.check_only)
-    return report_valid(options, rs.run, p.config);
+    return report_valid(options, rs.run, p);
   if (rs.progress)
     rs.progress->set_plan(progress_plan(p.plans, declared));
 

@@ -49,6 +49,11 @@ struct ModuleContext {
   io::Options io;                 ///< Interface and its settings: how the test files are opened
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
+  /// This block's share of the run's SuiteTime for one repetition of its tests, in seconds; 0
+  /// when the run has no SuiteTime, the module has no ModuleInfo::time_directive or the block
+  /// sets that directive itself (which then wins). A module with a time directive uses this
+  /// when it is above 0, its directive's value otherwise (docs/running.md, "site.conf").
+  double time_budget_s = 0;
   /// True in the harness's pre-flight check (docs/reliability.md): init_module is called for
   /// every block before any I/O only to find DirectiveErrors, then cleanup_module; no test runs.
   /// Compute the tests as in a run, but skip what creates files or takes time (probes,

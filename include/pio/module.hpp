@@ -66,6 +66,10 @@ struct ModuleInfo {
   std::string reference; ///< where it is defined, e.g. "thesis §3.4.1, Fig. 3.5"
   Output output = Output::Table;         ///< how the console shows its tests
   std::vector<DirectiveSpec> directives; ///< what its <ap_module> block accepts
+  /// The directive that sets the module's total run time in seconds (b_eff_io's ScheduledTime),
+  /// "" for a module that runs for what its work costs. A block of such a module that does not
+  /// write the directive takes a share of the run's SuiteTime (ModuleContext::time_budget_s).
+  std::string time_directive;
 };
 
 } // namespace pio

@@ -128,6 +128,7 @@ using Cell = std::variant<std::int64_t, double, std::string>;
 /// A named value of a figure, e.g. {"b_eff_io", 1112.5, "MiB/s"}.
 struct FigureValue {
   std::string name;
+  /// NaN: not measured (the console and CSV say "not measured", the JSON holds null), never 0.
   double value = 0;
   std::string unit;
 };
@@ -137,6 +138,9 @@ struct FigureTable {
   std::string name;
   std::vector<std::string> columns;
   std::vector<std::vector<Cell>> rows;
+  /// Detail for the results file: the console leaves it out unless ShowAllTests is on (b_eff's
+  /// protocol, a row per pattern, length and method).
+  bool detail = false;
 };
 
 /// A module's figure of merit (b_eff_io, b_eff, COMMTEST statistics): named values, tables and
@@ -152,6 +156,9 @@ struct Figure {
 enum class Output {
   Table, ///< pio-bench's table (bandwidth, aggregate time, per-rank times)
   Imb,   ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
+  /// The figure only (b_eff: thousands of tests that its figure's tables summarise); every test
+  /// stays in the JSON and CSV, and ShowAllTests on prints them as Table does.
+  Figure,
 };
 
 /// One <ap_module> block's results.
@@ -170,6 +177,9 @@ struct ModuleResult {
   /// The settings of that interface by directive name (posix: ODirect; hdf5: H5*; mpiio: none).
   std::map<std::string, std::string> interface_settings;
   int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
+  /// The block's share of the run's SuiteTime, all repetitions (0: none; ModuleContext's is
+  /// this over reps).
+  double time_budget_s = 0;
   std::string started;              ///< when the block started on rank 0 (ISO 8601 UTC, ms)
   std::string finished;             ///< when it finished (after cleanup_module and the figure)
   std::vector<TestResult> tests;    ///< in order
@@ -245,6 +255,7 @@ struct RunResult {
   std::optional<std::string> romio_hints_text;
   std::optional<BatchJob> batch_job; ///< the Slurm or PBS job, when the run is in one
   std::string results_path;
+  double suite_time_s = 0; ///< SuiteTime, the budget the time-driven blocks share (0: none)
   std::string status = "running"; ///< running, complete, failed
   int exit_code = 0;
   std::vector<ModuleResult> modules;

@@ -11,7 +11,9 @@ namespace pio {
 /// ModuleInfo::needs_file (FileUse decides), CommSemantics::table, TestContext::all, the I/O
 /// seam (pio/io/), TestSpec::merit (ops/s). Version 5: the block's I/O interface
 /// (ModuleContext::io, TestContext::io opened by the harness; Interface::sync and shape).
-/// Version 6: Services::claim_tree (a claimed directory's TreeRule, pio/tree_rule.hpp).
+/// Version 6: Services::claim_tree (a claimed directory's TreeRule, pio/tree_rule.hpp); the
+/// suite's time budget (ModuleInfo::time_directive, ModuleContext::time_budget_s,
+/// ModuleResult::time_budget_s) and Output::Figure (the console shows the figure, not the tests).
 inline constexpr int kApiVersion = 6;
 
 /// Version of the pio-bench tool, recorded in every results document.

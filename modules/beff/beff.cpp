@@ -197,6 +197,7 @@ ModuleInfo beff_info() {
   m.title = "b_eff";
   m.summary = "effective bandwidth: rings and random polygons, 3 methods, 21 lengths, logavg";
   m.reference = "b_eff paper (Koniges, Rabenseifner et al.) §2.1, §3.1, §4, Table 1";
+  m.output = Output::Figure; // thousands of tests; the figure's tables summarise them
   using T = DirectiveType;
   m.directives = {
       DirectiveSpec{"MemoryPerProcess", T::Size, "0",

@@ -1,6 +1,8 @@
 #include "beff_figure.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace pio::b_eff {
 
@@ -8,6 +10,8 @@ namespace {
 constexpr double kMB = 1e6; // the paper's MByte/s (b_eff prints bytes/s / 1e6)
 
 double mb(double bytes_per_s) { return bytes_per_s / kMB; }
+
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN(); // FigureValue's rule
 } // namespace
 
 Curves curves_from(const FigureFacts &facts, const ModuleResult &results) {
@@ -34,10 +38,16 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
   const Summary s = summarize(facts.patterns, c.best, facts.measured);
   const double n = std::max(1, facts.processes);
   const size_t lmax = facts.lengths.size() - 1;
-  double ping_pong = 0;
+  // What was not measured says so (NaN), never 0: ping-pong needs the extra patterns and
+  // L_max, the values at L_max need L_max, the memory is unknown when Lmax was given.
+  const bool at_lmax = facts.measured[lmax];
+  double ping_pong = kNotMeasured;
   for (size_t p = 0; p < facts.patterns.size(); ++p)
-    if (facts.patterns[p].name == "ping-pong")
+    if (facts.patterns[p].name == "ping-pong" && at_lmax)
       ping_pong = c.best[p][lmax];
+  const auto if_lmax = [&](double v) { return at_lmax ? v : kNotMeasured; };
+  const double memory =
+      facts.memory_per_process > 0 ? static_cast<double>(facts.memory_per_process) : kNotMeasured;
 
   Figure f;
   f.name = "b_eff";
@@ -46,13 +56,13 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
       {"b_eff per process", mb(s.b_eff) / n, "MB/s"},
       {"L_max", static_cast<double>(facts.lengths[lmax]), "B"},
       {"ping-pong bandwidth at L_max", mb(ping_pong), "MB/s"},
-      {"b_eff at L_max", mb(s.b_eff_at[lmax]), "MB/s"},
-      {"b_eff at L_max per process", mb(s.b_eff_at[lmax]) / n, "MB/s"},
-      {"b_eff at L_max per process, ring patterns", mb(s.rings_at[lmax]) / n, "MB/s"},
+      {"b_eff at L_max", if_lmax(mb(s.b_eff_at[lmax])), "MB/s"},
+      {"b_eff at L_max per process", if_lmax(mb(s.b_eff_at[lmax]) / n), "MB/s"},
+      {"b_eff at L_max per process, ring patterns", if_lmax(mb(s.rings_at[lmax]) / n), "MB/s"},
       {"ring patterns (logavg)", mb(s.rings), "MB/s"},
       {"random patterns (logavg)", mb(s.random), "MB/s"},
       {"processes", n, ""},
-      {"memory per process", static_cast<double>(facts.memory_per_process), "B"},
+      {"memory per process", memory, "B"},
       {"random seed", static_cast<double>(facts.seed), ""},
   };
 
@@ -60,9 +70,13 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
                  {"processes", "b_eff MB/s", "b_eff/proc MB/s", "L_max", "ping-pong MB/s",
                   "b_eff@L_max MB/s", "b_eff@L_max/proc MB/s", "rings@L_max/proc MB/s"},
                  {}};
+  const auto cell = [](double v) -> Cell {
+    return std::isnan(v) ? Cell{std::string("not measured")} : Cell{v};
+  };
   t1.rows.push_back({std::int64_t{facts.processes}, mb(s.b_eff), mb(s.b_eff) / n,
-                     std::int64_t{facts.lengths[lmax]}, mb(ping_pong), mb(s.b_eff_at[lmax]),
-                     mb(s.b_eff_at[lmax]) / n, mb(s.rings_at[lmax]) / n});
+                     std::int64_t{facts.lengths[lmax]}, cell(mb(ping_pong)),
+                     cell(if_lmax(mb(s.b_eff_at[lmax]))), cell(if_lmax(mb(s.b_eff_at[lmax]) / n)),
+                     cell(if_lmax(mb(s.rings_at[lmax]) / n))});
   f.tables.push_back(t1);
 
   FigureTable curve{"b_eff per message length (max over methods and reps)",
@@ -113,6 +127,7 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
       for (size_t m = 0; m < facts.methods.size(); ++m)
         row.emplace_back(std::in_place_type<double>, mb(c.by_method[m][p][l]));
     }
+  protocol.detail = true; // a row per pattern, length and method: the results file's
   f.tables.push_back(protocol);
 
   f.notes.push_back("b_eff = logavg(logavg over ring patterns of sum_L(max_mthd(max_rep b))/21, "

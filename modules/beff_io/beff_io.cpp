@@ -94,7 +94,8 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   const Settings &s = ctx.settings;
   PlanInput in;
   in.processes = ctx.size;
-  in.scheduled_time = s.real("ScheduledTime");
+  // A share of the run's SuiteTime, unless the block sets ScheduledTime itself.
+  in.scheduled_time = ctx.time_budget_s > 0 ? ctx.time_budget_s : s.real("ScheduledTime");
   if (s.has("Partitions"))
     in.partitions = s.integers("Partitions");
   in.types.clear();
@@ -484,6 +485,7 @@ ModuleInfo beff_io_info() {
   m.reference = "b_eff_io paper (Koniges, Rabenseifner et al.) §5.1, Table 2, §5.4, §6; "
                 "Euro-Par b_eff_io paper (Rabenseifner & Koniges) §4";
   m.directives = directives();
+  m.time_directive = "ScheduledTime";
   return m;
 }
 

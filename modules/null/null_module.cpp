@@ -22,7 +22,8 @@ public:
     t.label = "null";
     t.file = pio::FileUse::None;
     t.phases[0].work_units = ctx.settings.integer("WorkUnits");
-    t.phases[0].time_budget_s = ctx.settings.real("TimeBudget");
+    t.phases[0].time_budget_s =
+        ctx.time_budget_s > 0 ? ctx.time_budget_s : ctx.settings.real("TimeBudget");
     t.params = {{"delay_ms", std::to_string(delay_ * 1000)},
                 {"delay_rank", std::to_string(delay_rank_)}};
     return {t};
@@ -59,6 +60,7 @@ pio::ModuleInfo info() {
                          "seconds: run units until spent (time-driven, b_eff_io paper §5.4); "
                          "0 = WorkUnits units"}
           .at_least(0)};
+  m.time_directive = "TimeBudget"; // a block without it takes a share of SuiteTime
   return m;
 }
 

@@ -27,7 +27,7 @@ def test_csv_has_one_row_per_repetition_and_error_rows(tool, tmp_path, capsys):
     assert tool("pio-results").main(["csv", write_doc(tmp_path / "r.json", doc)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 3 + 3 + 1
-    assert lines[-1].endswith('"short write, 0 of 8"')
+    assert lines[-1].endswith('"short write, 0 of 8",,,,')  # error, then the figure columns
     assert lines[0].split(",")[12:14] == ["param:buffer_size", "mode"]
 
 
@@ -83,3 +83,42 @@ def test_every_tool_has_help(name):
                        text=True, check=False)
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("usage: " + name)
+
+
+def _with_figure(doc):
+    doc["modules"][0]["figure"] = {
+        "name": "b_eff", "tables": [], "notes": [],
+        "values": [{"name": "b_eff", "value": 17443.26, "unit": "MB/s"},
+                   {"name": "L_max", "value": 98734480.0, "unit": "B"},
+                   {"name": "ping-pong bandwidth at L_max", "value": None, "unit": "MB/s"}]}
+    return doc
+
+
+def test_table_ends_with_every_figure_value_plain(tool, tmp_path, capsys):
+    doc = _with_figure(make_doc({("m", "B", "x", "write", 8): [1.0, 2.0, 3.0]}))
+    assert tool("pio-results").main(["table", write_doc(tmp_path / "r.json", doc),
+                                     "--names", "one"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    fig = [line for line in out if "| figure b_eff:" in line]
+    label = doc["modules"][0]["label"]
+    assert fig == [f"| {label} | figure b_eff: b_eff | MB/s | 17443 | |",
+                   f"| {label} | figure b_eff: L_max | B | 98734480 | |",
+                   f"| {label} | figure b_eff: ping-pong bandwidth at L_max | MB/s |"
+                   " not measured | |"]
+    assert not re.search(r"\de[+-]\d", "\n".join(out))
+
+
+def test_csv_has_a_row_per_figure_value_as_in_the_json(tool, tmp_path, capsys):
+    doc = _with_figure(make_doc({("m", "B", "x", "write", 8): [1.0, 2.0, 3.0]}))
+    assert tool("pio-results").main(["csv", write_doc(tmp_path / "r.json", doc)]) == 0
+    import csv as csvlib
+    rows = list(csvlib.DictReader(io.StringIO(capsys.readouterr().out)))
+    fig = [r for r in rows if r["figure"]]
+    assert len(rows) == 3 + 3 and len(fig) == 3
+    for r, v in zip(fig, doc["modules"][0]["figure"]["values"]):
+        assert r["figure"] == "b_eff" and r["figure_value"] == v["name"] and r["rep"] == ""
+        if v["value"] is None:
+            assert (r["value"], r["unit"]) == ("", "not measured")
+        else:
+            assert "e" not in r["value"] and float(r["value"]) == pytest.approx(v["value"])
+            assert r["unit"] == v["unit"]

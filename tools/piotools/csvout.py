@@ -1,6 +1,7 @@
 """A results document as the harness's CSV file (docs/results.md, "The CSV file"): one row per
 repetition, and one per failed test or block with the error column set."""
 import csv
+import math
 
 from . import results
 
@@ -9,11 +10,20 @@ ID_COLUMNS = ["module", "block", "config", "test", "label", "buffer_size", "head
 MEASURE_COLUMNS = ["rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps", "open_time_s",
                    "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
                    "message_bytes", "ops_per_unit", "t_min_us", "t_avg_us", "t_max_us",
-                   "mbytes_per_s", "error"]
+                   "mbytes_per_s", "error", "figure", "figure_value", "value", "unit"]
 
 
 def _number(v):
-    return "" if v is None else f"{v:.9g}"
+    return "" if v is None else _plain(v)
+
+
+def _plain(v):
+    """A figure value with 9 significant digits, never an exponent (the harness's plain_number)."""
+    if v == 0:
+        return "0"
+    digits = max(0, 8 - math.floor(math.log10(abs(v))))
+    text = f"{v:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _flag(v):
@@ -75,6 +85,14 @@ def rows(doc):
             if t.get("error"):
                 base["error"] = _message(t["error"])
                 out.append(base)
+        fig = b.get("figure")
+        for v in (fig or {}).get("values") or []:  # a row per value of the figure of merit
+            row = dict(base_block)
+            measured = v.get("value") is not None
+            row.update({"figure": fig.get("name", ""), "figure_value": v.get("name", ""),
+                        "value": _plain(v["value"]) if measured else "",
+                        "unit": v.get("unit", "") if measured else "not measured"})
+            out.append(row)
         if b.get("error"):
             row = dict(base_block)
             row["error"] = _message(b["error"])

@@ -1,5 +1,7 @@
 #include "sample_run.hpp"
 
+#include <limits>
+
 #include "run/stats.hpp"
 
 namespace pio::test {
@@ -109,14 +111,22 @@ ModuleResult io_block() {
 
   Figure f;
   f.name = "simple_strided";
-  f.values = {{"peak bandwidth", 3200, "MiB/s"}, {"tests", 3, ""}};
+  // Plain numbers (never 1.744e+04) and a value not measured (NaN: "not measured", never 0).
+  f.values = {{"peak bandwidth", 3200, "MiB/s"},
+              {"tests", 3, ""},
+              {"file bytes", 98734480, "B"},
+              {"mean rate", 17443.26, "MiB/s"},
+              {"ping-pong", std::numeric_limits<double>::quiet_NaN(), "MB/s"}};
   FigureTable table;
   table.name = "per buffer size";
   table.columns = {"buffer", "best MiB/s", "reps"};
   table.rows = {{std::string("64K"), 3200.0, std::int64_t(2)},
                 {std::string("1M"), 800.0, std::int64_t(2)},
                 {std::string("4M"), std::string("failed"), std::int64_t(0)}};
-  f.tables = {table};
+  FigureTable protocol{"protocol", {"buffer", "rep", "MiB/s"}, {}};
+  protocol.rows = {{std::string("64K"), std::int64_t(0), 3200.0}};
+  protocol.detail = true; // results file only: the console names it and its row count
+  f.tables = {table, protocol};
   f.notes = {"4M failed and is not included"};
   b.figure = f;
   return b;

@@ -3,17 +3,20 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "approval.hpp"
+#include "pio/error.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/imb_reporter.hpp"
-#include "pio/error.hpp"
+#include "report/json_reporter.hpp"
 #include "report/save_schedule.hpp"
 #include "sample_run.hpp"
 
@@ -153,8 +156,8 @@ TEST_CASE("CSV file: one row per repetition, every parameter a column") {
   CHECK(test::matches_approved("results.csv", text));
   CHECK(!fs::exists(path + ".tmp"));
   const auto rows = parse_csv(text);
-  // 2 + 2 repetitions, 1 failed test, 8 IMB tests, 1 failed block.
-  REQUIRE(rows.size() == 1 + 4 + 1 + 8 + 1);
+  // 2 + 2 repetitions, 1 failed test, 5 figure values, 8 IMB tests, 1 failed block.
+  REQUIRE(rows.size() == 1 + 4 + 1 + 5 + 8 + 1);
   for (const auto &row : rows)
     CHECK(row.size() == rows[0].size());
   CHECK(cell(rows, 1, "layout") == "strided, \"cyclic\""); // comma and quotes survive
@@ -162,9 +165,12 @@ TEST_CASE("CSV file: one row per repetition, every parameter a column") {
   CHECK(cell(rows, 2, "bandwidth_MiBps") == "3200");
   CHECK(cell(rows, 5, "error") == "MPI_File_write_at_all: No space left on device");
   CHECK(cell(rows, 5, "rep").empty());
-  CHECK(cell(rows, 7, "t_max_us") == "0.47");
-  CHECK(cell(rows, 7, "message_bytes") == "1024");
-  CHECK(cell(rows, 14, "module") == "tiled");
+  CHECK(cell(rows, 6, "figure_value") == "peak bandwidth");
+  CHECK(cell(rows, 12, "t_max_us") == "0.47");
+  CHECK(cell(rows, 12, "message_bytes") == "1024");
+  CHECK(cell(rows, 19, "module") == "tiled");
+  // Plain numbers everywhere, never an exponent (8e-05 s is 0.00008).
+  CHECK(!std::regex_search(text, std::regex("[0-9]e[+-][0-9]")));
 }
 
 TEST_CASE("CSV quoting follows RFC 4180") {
@@ -261,7 +267,8 @@ TEST_CASE("CSV rewrites the whole file after every test; a new column reaches ea
   CHECK(!fs::exists(path2 + ".tmp"));
 }
 
-TEST_CASE("Results files are rewritten after every test while small, then at most 1/20 of the time") {
+TEST_CASE(
+    "Results files are rewritten after every test while small, then at most 1/20 of the time") {
   using harness::SaveSchedule;
   using std::chrono::milliseconds;
   const SaveSchedule::Clock::time_point t0{};
@@ -280,9 +287,92 @@ TEST_CASE("Results files are rewritten after every test while small, then at mos
   const auto now = SaveSchedule::Clock::now();
   s.saved(now - std::chrono::seconds(10), now, large);
   int saves = 0;
-  auto save = [&] { ++saves; return large; };
+  auto save = [&] {
+    ++saves;
+    return large;
+  };
   harness::save_when_due(s, false, save);
   CHECK(saves == 0);
   harness::save_when_due(s, true, save);
   CHECK(saves == 1);
+}
+
+TEST_CASE("console figure: plain numbers, 'not measured' for NaN, a detail table named not "
+          "printed, and the summary of every block's figure of merit after all blocks") {
+  std::ostringstream out;
+  ConsoleReporter console(out, TableOptions{});
+  test::replay(test::sample_run(), console);
+  const std::string text = out.str();
+  CHECK(text.find("  file bytes = 98734480 B\n") != std::string::npos);
+  CHECK(text.find("  mean rate = 17443.3 MiB/s\n") != std::string::npos);
+  CHECK(text.find("  ping-pong = not measured\n") != std::string::npos);
+  CHECK(text.find("  protocol: 1 row in the results file (ShowAllTests on prints it here)\n") !=
+        std::string::npos);
+  CHECK(!std::regex_search(text, std::regex("[0-9]e[+-][0-9]")));
+  // The summary comes after the last block and before the closing line.
+  const auto summary = text.find("  summary: the figure of merit of every block");
+  REQUIRE(summary != std::string::npos);
+  CHECK(summary > text.rfind("== ["));
+  CHECK(summary < text.find("\nresults: "));
+  const std::string tail = text.substr(summary);
+  // The figure's first value, the IMB block's t_avg at its shortest message and Mbytes/sec at its
+  // longest, the table block's median per test (values from sample_run.cpp).
+  CHECK(std::regex_search(tail, std::regex("simple_strided\\.write +peak bandwidth +3200 +MiB/s")));
+  CHECK(std::regex_search(tail, std::regex("imb_mpi1 +t_avg at 0 B +[0-9.]+ +us")));
+  CHECK(std::regex_search(tail, std::regex("imb_mpi1 +Mbytes/sec at [0-9]+[KM]? +[0-9.]+ +MiB/s")));
+  CHECK(tail.find("tiled") == std::string::npos); // a failed block has no figure of merit
+}
+
+TEST_CASE("ShowAllTests: the detail tables of a figure are printed") {
+  std::ostringstream out;
+  TableOptions all;
+  all.all_tests = true;
+  ConsoleReporter console(out, all);
+  test::replay(test::sample_run(), console);
+  CHECK(out.str().find("  protocol:\n") != std::string::npos);
+  CHECK(out.str().find("rows in the results file") == std::string::npos);
+}
+
+TEST_CASE("CSV: a row per figure value, its value as in the JSON, plain, NaN as not measured") {
+  Scratch scratch;
+  const std::string path = scratch.file("figure.csv");
+  const RunResult run = test::sample_run();
+  {
+    CsvReporter csv(path, false);
+    test::replay(run, csv);
+  }
+  const auto rows = parse_csv(slurp(path));
+  const nlohmann::json doc = harness::to_json(run);
+  size_t checked = 0;
+  for (const auto &block : doc.at("modules")) {
+    if (block.at("figure").is_null())
+      continue;
+    const auto &fig = block.at("figure");
+    for (const auto &v : fig.at("values")) {
+      size_t found = 0;
+      for (size_t r = 1; r < rows.size(); ++r) {
+        if (cell(rows, r, "figure_value") != v.at("name").get<std::string>() ||
+            cell(rows, r, "block") != block.at("label").get<std::string>())
+          continue;
+        ++found;
+        INFO(v.dump());
+        CHECK(cell(rows, r, "figure") == fig.at("name").get<std::string>());
+        CHECK(cell(rows, r, "rep").empty());
+        // NaN in the typed figure: the JSON text holds null (nlohmann writes NaN so).
+        if (std::isnan(v.at("value").get<double>())) {
+          CHECK(cell(rows, r, "value").empty());
+          CHECK(cell(rows, r, "unit") == "not measured");
+        } else {
+          const std::string text = cell(rows, r, "value");
+          CHECK(text.find('e') == std::string::npos);
+          CHECK(std::stod(text) == Approx(v.at("value").get<double>()).epsilon(1e-8));
+          CHECK(cell(rows, r, "unit") == v.at("unit").get<std::string>());
+        }
+      }
+      CHECK(found == 1);
+      ++checked;
+    }
+  }
+  CHECK(checked == 5);
+  CHECK(cell(rows, 0 + 1, "figure").empty()); // repetition rows leave the figure columns empty
 }

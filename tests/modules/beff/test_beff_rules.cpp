@@ -330,4 +330,42 @@ TEST_CASE("the b_eff figure from a synthetic typed ModuleResult", "[beff]") {
   }
   CHECK(flagged_lengths);
   CHECK(flagged_reps);
+
+  // What was not measured is NaN ("not measured" on the console and in Table 1), never 0: the
+  // memory here (no MemoryPerProcess, L_max given), ping-pong without the extra patterns, and
+  // every value at L_max when L_max is not among the lengths.
+  const auto value = [](const pio::Figure &g, const std::string &name) {
+    for (const auto &x : g.values)
+      if (x.name == name)
+        return x.value;
+    FAIL("no value " << name);
+    return 0.0;
+  };
+  const auto table1 = [](const pio::Figure &g, size_t column) {
+    const auto &t = g.tables.at(0);
+    REQUIRE(t.name == "Table 1 (b_eff paper §4.1)");
+    return t.rows.at(0).at(column);
+  };
+  CHECK(std::isnan(value(fig, "memory per process")));
+  FigureFacts no_extra = f;
+  no_extra.patterns.back().name = "worst-cycle"; // the extra pattern is not ping-pong
+  const pio::Figure without = make_figure(no_extra, res);
+  CHECK(std::isnan(value(without, "ping-pong bandwidth at L_max")));
+  CHECK(std::get<std::string>(table1(without, 4)) == "not measured");
+  CHECK(std::get<double>(table1(without, 5)) == Approx(std::pow(2200.0 * 400 * 50 * 200, 0.25)));
+  FigureFacts short_run = f;
+  short_run.measured[20] = false;
+  const pio::Figure no_lmax = make_figure(short_run, res);
+  for (const char *name :
+       {"ping-pong bandwidth at L_max", "b_eff at L_max", "b_eff at L_max per process",
+        "b_eff at L_max per process, ring patterns"})
+    CHECK(std::isnan(value(no_lmax, name)));
+  for (size_t c = 4; c < 8; ++c)
+    CHECK(std::get<std::string>(table1(no_lmax, c)) == "not measured");
+  FigureFacts with_memory = f;
+  with_memory.memory_per_process = 1 << 27;
+  CHECK(value(make_figure(with_memory, res), "memory per process") == 1 << 27);
+  // The protocol table (a row per pattern, length and method) is for the results file.
+  CHECK(fig.tables.back().detail);
+  CHECK(!fig.tables.at(1).detail);
 }

@@ -452,6 +452,8 @@ TEST_CASE("figure: bytes over open-to-close time per method, weights, maximum ov
   CHECK(value(fig, "P2 deviation") == Approx(0.05));
   CHECK(value(fig, "P2 within_10_percent") == 1);
   CHECK(value(fig, "P2 wall_time") == Approx(63.0));
+  CHECK(has_note(fig, "the types table here is MiB/s (2^20 B/s) over open + the timed units + "
+                      "close"));
   // Partition 1 has no wall time: its I/O steps' time (5 x 5.5 s) is 54 % short of T.
   CHECK(value(fig, "P1 actual_time") == Approx(27.5));
   CHECK(value(fig, "P1 within_10_percent") == 0);
@@ -676,6 +678,10 @@ TEST_CASE("original: the figure is sqrt((w0..w4 + rw0) / 6 x (2 r0 + r1..r4) / 6
   const auto &types = table(fig, "types");
   REQUIRE(types.columns.back() == "MB/s");
   CHECK(has_note(fig, "definition original (b_eff_io 2.1"));
+  // The two rates of a test are labelled: the console's per-test table, the types table here.
+  CHECK(has_note(fig, "two numbers for one test: the per-test table above the figure is the "
+                      "harness's MiB/s (2^20 B/s) over the timed work units only; the types "
+                      "table here is MB/s (10^6 B/s) over the wall time from open to close"));
   // b_eff_io 2.1's criterion 1: T_n >= 30 min per partition.
   CHECK(has_note(fig, "scheduled time 60.0 s per partition is below 30 min"));
   facts.scheduled_time_s = 3600;
