@@ -17,7 +17,7 @@ namespace pio {
 inline constexpr int kApiVersion = 6;
 
 /// Version of the pio-bench tool, recorded in every results document.
-inline constexpr const char *kToolVersion = "0.2.0";
+inline constexpr const char *kToolVersion = "0.3.0";
 
 /// Version of the results JSON schema (docs/results.md).
 inline constexpr int kResultsSchemaVersion = 2;

@@ -55,6 +55,7 @@ expect_found "$line"
 expect_found "$version"
 [ "$api" -ne 1 ] && expect_refused 0.1 "0.1 asked for has module API 1: port the module" \
   "docs/writing-a-module.md, 'Migrating between module API versions') and ask for $line)"
+[ "$api" -ne 5 ] && expect_refused 0.2 "0.2 asked for has module API 5: port the module"
 expect_refused 9.0 "older than the 9.0 asked for"
 echo "package_version: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
