@@ -67,6 +67,15 @@ long long mtime_ns_of(const struct stat &st) {
   return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
+/// The birth time of path in ns, 0 where the file system does not record it.
+long long btime_ns_of(const std::string &path) {
+  struct statx sx {};
+  if (::statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) != 0 ||
+      !(sx.stx_mask & STATX_BTIME))
+    return 0;
+  return static_cast<long long>(sx.stx_btime.tv_sec) * 1000000000LL + sx.stx_btime.tv_nsec;
+}
+
 std::string record_text(const OwnerRecord &r) {
   std::ostringstream text;
   text << kMagic << "\nrun " << r.run_id << "\nhost " << r.host << "\npid " << r.pid << "\nboot "
@@ -74,7 +83,7 @@ std::string record_text(const OwnerRecord &r) {
        << r.created_ns << "\n";
   if (r.stamped)
     text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
-         << " " << r.mtime_ns << "\n";
+         << " " << r.mtime_ns << " " << r.btime_ns << "\n";
   for (const auto &t : r.trees) // names are plain (no white space), checked at the claim
     text << "tree " << t.root_name << " " << (t.per_owner ? "per-owner" : "shared") << " "
          << t.owners << " " << t.depth << " " << t.branching << " " << t.dir_prefix << " "
@@ -155,6 +164,7 @@ bool stamp_owner_record(const std::string &path, bool open) {
   r->ino = static_cast<unsigned long long>(st.st_ino);
   r->size = static_cast<long long>(st.st_size);
   r->mtime_ns = mtime_ns_of(st);
+  r->btime_ns = btime_ns_of(path);
   // A temporary of this process renamed over the record: a death in between leaves the old
   // record (still this run's) and at worst the temporary, which the signal handlers remove.
   const std::string tmp = rec + "." + std::to_string(::getpid()) + ".pio-tmp";
@@ -184,6 +194,11 @@ std::string file_differs(const OwnerRecord &r, const std::string &path) {
     return "the file now there is another one (device " + std::to_string(st.st_dev) + ", inode " +
            std::to_string(st.st_ino) + "; the record says device " + std::to_string(r.dev) +
            ", inode " + std::to_string(r.ino) + ")";
+  const long long born = btime_ns_of(path);
+  if (r.btime_ns != 0 && born != 0 && born != r.btime_ns)
+    return "the file now there is another one made under the same inode number (born at " +
+           std::to_string(born) + " ns; the record says born at " + std::to_string(r.btime_ns) +
+           " ns)";
   if (dir || r.open)
     return {};
   if (static_cast<long long>(st.st_size) != r.size || mtime_ns_of(st) != r.mtime_ns)
@@ -229,6 +244,8 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
         if (!(words >> state >> r.dev >> r.ino >> r.size >> r.mtime_ns) ||
             (state != "open" && state != "closed"))
           return std::nullopt;
+        if (!(words >> r.btime_ns)) // records of 0.2 have no birth time
+          r.btime_ns = 0;
         r.open = state == "open";
         r.stamped = true;
       } else if (key == "tree") {

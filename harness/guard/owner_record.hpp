@@ -29,6 +29,9 @@ struct OwnerRecord {
   unsigned long long ino = 0; ///< st_ino
   long long size = 0;         ///< st_size when stamped closed
   long long mtime_ns = 0;     ///< st_mtim when stamped closed
+  /// Birth time (statx STATX_BTIME), 0 where the file system does not give it: a file made again
+  /// under the same name can get the same inode number (ext4 reuses them), never the same birth.
+  long long btime_ns = 0;
   /// For a claimed directory: what the run may have made in it (the stale cleanup's rules).
   TreeRules trees;
 };
@@ -56,9 +59,9 @@ bool write_owner_record(const std::string &path, const TreeRules *trees = nullpt
 /// atomically (a temporary renamed over it). Returns false if the record could not be written.
 bool stamp_owner_record(const std::string &path, bool open);
 
-/// "" if the file at path is, by device and inode (and, stamped closed, size and modification
-/// time), the one the record's run left there, or if there is no such file; else what differs.
-/// A directory is proved by device and inode alone (it is only ever removed when empty).
+/// "" if the file at path is, by device, inode and birth time (and, stamped closed, size and
+/// modification time), the one the record's run left there, or if there is no such file; else what
+/// differs. A directory is proved by device and inode alone (it is only ever removed when empty).
 std::string file_differs(const OwnerRecord &r, const std::string &path);
 
 /// Reads the record of path; nothing if there is none or it is not a pio-bench record.

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -444,6 +445,30 @@ TEST_CASE("a user's file is never removed on a stale owner record that does not 
     REQUIRE(all_ranks(files.release(mine) && !pio::test::exists(mine) &&
                       !pio::test::exists(pio::harness::owner_record_path(mine))));
     REQUIRE(all_ranks(names_with(dir.path(), "pio-tmp").empty()));
+  }
+  SECTION("a file made again under the inode number of the run's file is another file (its "
+          "birth time differs), even while the record says open") {
+    const std::string mine = dir.file("reborn." + std::to_string(pio::test::rank()));
+    pio::harness::OwnedFiles files(false, false);
+    files.claim(mine);
+    { std::ofstream(mine) << "written by the run"; }
+    files.stamp(mine, true);
+    auto rec = pio::harness::read_owner_record(mine);
+    struct statx sx {};
+    const bool has_birth =
+        ::statx(AT_FDCWD, mine.c_str(), 0, STATX_BTIME, &sx) == 0 && (sx.stx_mask & STATX_BTIME);
+    // Where the file system records births, the stamp carries it; an inode number reused by a
+    // new file (ext4 does) is what the record of the same device and inode but another birth
+    // stands for here.
+    REQUIRE(all_ranks(rec && (!has_birth || rec->btime_ns == sx.stx_btime.tv_sec * 1000000000LL +
+                                                                 sx.stx_btime.tv_nsec)));
+    REQUIRE(all_ranks(pio::harness::file_differs(*rec, mine).empty()));
+    auto reborn = *rec;
+    reborn.btime_ns += 1;
+    const std::string why = pio::harness::file_differs(reborn, mine);
+    REQUIRE(all_ranks(!has_birth || why.find("another one made under the same inode number") !=
+                                        std::string::npos));
+    REQUIRE(all_ranks(files.release(mine) && !pio::test::exists(mine)));
   }
 }
 
