@@ -19,7 +19,9 @@
 # calls stay the same.
 #
 # Usage: tools/bench-startup.sh BEFORE_BUILD_DIR AFTER_BUILD_DIR
-# Env:   ROUNDS=5  RANKS="2 8 32 64"  UNITS=2000  MODULE_COPIES=0  TIMEOUT=300 (s per mpiexec)
+# Env:   ROUNDS=5  RANKS="2 8 32 64"  UNITS=100 (more make the per-unit cost sharper, and an
+#        oversubscribed run of 32 or 64 ranks minutes long: each unit is two barriers)
+#        MODULE_COPIES=0  TIMEOUT=300 (s per mpiexec)
 #        RAW=file (keep every measurement as JSON lines)
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BEFORE_BUILD_DIR AFTER_BUILD_DIR" >&2; exit 2; }
@@ -27,7 +29,7 @@ BUILDS=("$(cd "$1" && pwd)" "$(cd "$2" && pwd)")
 NAMES=(BEFORE AFTER)
 ROUNDS=${ROUNDS:-5}
 RANKS=${RANKS:-"2 8 32 64"}
-UNITS=${UNITS:-2000}
+UNITS=${UNITS:-100}
 MODULE_COPIES=${MODULE_COPIES:-0}
 TIMEOUT=${TIMEOUT:-300}
 PY=/usr/bin/python3
