@@ -1,9 +1,8 @@
 """A results document as the harness's CSV file (docs/results.md, "The CSV file"): one row per
 repetition, and one per failed test or block with the error column set."""
 import csv
-import math
 
-from . import results
+from . import results, text
 
 ID_COLUMNS = ["module", "block", "config", "test", "label", "buffer_size", "header_offset",
               "procs", "groups", "file_use", "collective", "file_view"]
@@ -19,11 +18,7 @@ def _number(v):
 
 def _plain(v):
     """A figure value with 9 significant digits, never an exponent (the harness's plain_number)."""
-    if v == 0:
-        return "0"
-    digits = max(0, 8 - math.floor(math.log10(abs(v))))
-    text = f"{v:.{digits}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return text.number(v, significant=9, trim=True)
 
 
 def _flag(v):

@@ -22,12 +22,14 @@ def percent(x, digits=1):
     return "" if x is None else f"{x * 100:+.{digits}f}%"
 
 
-def number(x):
-    """A measurement with 4 significant digits in plain notation, never an exponent: 17443.2 ->
-    '17443', 1.2345 -> '1.234', 0.000123 -> '0.0001230'."""
+def number(x, significant=4, trim=False):
+    """A measurement with `significant` digits in plain notation, never an exponent: 17443.2 ->
+    '17443', 1.2345 -> '1.234', 0.000123 -> '0.0001230'; `trim` drops trailing zeros (the CSV's
+    values, as the harness's plain_number writes them)."""
     if x is None:
         return ""
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
-    digits = max(0, 3 - math.floor(math.log10(abs(x))))
-    return f"{x:.{digits}f}"
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if trim and "." in text else text
