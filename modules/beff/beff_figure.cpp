@@ -145,6 +145,12 @@ Figure make_figure(const FigureFacts &facts, const ModuleResult &results) {
   f.notes.push_back("L_max = " + std::to_string(facts.lengths[lmax]) +
                     " B; memory per process: " + facts.memory_source);
   f.notes.push_back("random patterns drawn with seed " + std::to_string(facts.seed));
+  f.notes.push_back("messages walk through send and receive buffers of " +
+                    std::to_string(facts.walk_bytes) +
+                    " B each, a new block per execution (b_eff 3.6's buffers, (L + 16) x 6)");
+  if (facts.stamps_every_byte)
+    f.notes.push_back("Verify on: every byte of every message is stamped and checked inside the "
+                      "loops, so the loop times include that work: not a b_eff to compare");
   return f;
 }
 

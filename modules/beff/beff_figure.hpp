@@ -31,6 +31,8 @@ struct FigureFacts {
   std::int64_t memory_per_process = 0;                ///< bytes (0 when L_max was set directly)
   std::string memory_source;                          ///< how it was found
   std::uint64_t seed = 0;                             ///< seed of the random patterns
+  std::int64_t walk_bytes = 0;                        ///< size of each walked message buffer
+  bool stamps_every_byte = false;                     ///< Verify: loops stamp and check all bytes
 };
 
 /// b(pat, L, mthd, rep) of every completed repetition, maximised over reps and methods (§4).
