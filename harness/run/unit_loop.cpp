@@ -7,6 +7,7 @@
 
 #include "guard/position.hpp"
 #include "pio/mpi_handles.hpp"
+#include "run/unit_intervals.hpp"
 
 namespace pio::harness {
 
@@ -168,12 +169,14 @@ struct Loop {
   }
 
   /// One work unit of a window that starts at window_start on this rank's clock (phase scope,
-  /// wear-out): counted into t, shown to the listener with the window so far less this rank's
-  /// hooks, its error kept in error unless one is there already.
-  void window_unit(std::string &error, double window_start, double hooks) {
+  /// wear-out): its interval recorded in timed, counted into t, shown to the listener with the
+  /// window so far less this rank's own hooks (an approximation of the phase time, which is
+  /// known only after the window), its error kept in error unless one is there already.
+  void window_unit(std::string &error, UnitIntervals &timed, double window_start, double hooks) {
     unit.unit = t.units;
     heartbeat("work_unit");
     const UnitWork w = work(module, unit);
+    timed.add(w.start, w.own_end);
     t.own_time += w.own_end - w.start;
     t.bytes += w.moved;
     ++t.units;
@@ -184,7 +187,7 @@ struct Loop {
       error = w.error;
   }
   /// The untimed hooks between two units of a window (after, then the next before); adds their
-  /// time to hooks, which leaves this rank's window.
+  /// time to hooks (for the listener's progress value only).
   void between_units(std::string &error, double &hooks) {
     const double hooks_start = MPI_Wtime();
     after(error);
@@ -192,17 +195,13 @@ struct Loop {
     before(error);
     hooks += MPI_Wtime() - hooks_start;
   }
-  /// A window's time: each rank's window less its own hooks, the largest over the ranks. A
-  /// hook holding a collective call (a file view set for the next unit) waits there for ranks
-  /// still in their unit: that wait is another rank's timed work, so only hook time the slowest
-  /// rank spent leaves the window (the root's alone hid a rank's writes serialised behind its
-  /// own, docs/timing.md).
-  double window_time(double window, double hooks) const {
-    const double mine = window - hooks;
-    double largest = mine;
-    MPI_Allreduce(&mine, &largest, 1, MPI_DOUBLE, MPI_MAX, sync);
-    return largest;
-  }
+  /// A window's time: the length of the union over the ranks of their timed intervals (work
+  /// units, the loop's meetings, the flush), each on its clock from its exit of B1. A hook
+  /// holding a collective call (a file view set for the next unit) waits there for ranks still
+  /// in their unit; that wait lies inside another rank's interval, so only time in which every
+  /// rank was in a hook leaves the window (each rank's window less its own hooks hid writes
+  /// serialised behind another rank's, docs/timing.md).
+  double window_time(IntervalList timed) const { return union_length(sync, std::move(timed)); }
 
   void run_unit_scope();
   void run_phase_scope();
@@ -265,10 +264,11 @@ void Loop::run_phase_scope() {
   if ((t.failure = agree(sync, error)))
     return;
   const double window_start = MPI_Wtime();
-  double window_end = window_start, hooks = 0;
+  UnitIntervals timed(window_start);
+  double hooks = 0;
   std::int64_t batch = 1, in_batch = 0;
   for (;;) {
-    window_unit(error, window_start, hooks);
+    window_unit(error, timed, window_start, hooks);
 
     bool last = !more_by_count(), decided = false;
     if (setup.time_driven && ++in_batch == batch) {
@@ -285,20 +285,25 @@ void Loop::run_phase_scope() {
           if ((t.failure = agree(sync, error)))
             return;
         }
-        window_end = MPI_Wtime();
       } else {
         batch = next;
         in_batch = 0;
       }
+      // The end check follows the unit at once and is timed with it (and the flush after the
+      // last), as b_eff_io 2.1's barrier and broadcast are inside its loop time.
+      timed.extend(MPI_Wtime());
     }
     if (last) {
       if (!decided) {
+        const double flush_start = MPI_Wtime();
         sync_at_end(error);
+        if (controls.sync_at_end)
+          timed.add(flush_start, MPI_Wtime());
         heartbeat_wait();
-        // B2, once: a barrier carrying one int ("did anything fail on any rank").
+        // B2, once: a barrier carrying one int ("did anything fail on any rank"); untimed, the
+        // window ends with the last rank's timed work.
         int failed = error.empty() ? 0 : 1, any = 0;
         MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
-        window_end = MPI_Wtime();
         if (any) {
           t.failure = agree(sync, error);
           return;
@@ -308,7 +313,7 @@ void Loop::run_phase_scope() {
     }
     between_units(error, hooks);
   }
-  t.aggregate_time = window_time(window_end - window_start, hooks);
+  t.aggregate_time = window_time(timed.release());
   // The last unit's after_work_unit, outside the window, agreed at once.
   std::string pending;
   after(pending);
@@ -335,6 +340,7 @@ void Loop::run_wear_out() {
   if ((t.failure = agree(sync, error)))
     return;
   const double window_start = MPI_Wtime();
+  UnitIntervals timed(window_start);
   double hooks = 0;
   // Every rank must make every unit where a unit makes collective calls: collective I/O, and a
   // file view on a shared file (MPI_File_set_view is collective).
@@ -345,12 +351,14 @@ void Loop::run_wear_out() {
   if (!lockstep && sync_rank != 0)
     MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
   for (;;) {
-    window_unit(error, window_start, hooks);
+    window_unit(error, timed, window_start, hooks);
     const bool at_limit = setup.max_units > 0 && t.units >= setup.max_units;
     if (sync_rank == 0 || lockstep) {
       int now = sync_rank == 0 && (at_limit || MPI_Wtime() - phase_start >= budget()) ? 1 : 0;
-      if (lockstep)
+      if (lockstep) { // timed with the unit, as IOR's broadcast in its loop
         MPI_Bcast(&now, 1, MPI_INT, 0, sync);
+        timed.extend(MPI_Wtime());
+      }
       if (now)
         break;
     } else {
@@ -361,8 +369,9 @@ void Loop::run_wear_out() {
     }
     between_units(error, hooks);
   }
+  // The stonewall part: the intervals up to this rank's stop.
+  const std::size_t at_stop = timed.cut();
   const double stop_time = MPI_Wtime();
-  const double hooks_at_stop = hooks;
   if (!lockstep) {
     if (sync_rank == 0) {
       stop = 1;
@@ -376,22 +385,27 @@ void Loop::run_wear_out() {
   error.clear();
   MPI_Allreduce(&t.units, &t.units_at_stop_max, 1, MPI_INT64_T, MPI_MAX, sync);
   MPI_Allreduce(&t.units, &t.units_at_stop_min, 1, MPI_INT64_T, MPI_MIN, sync);
+  timed.add(stop_time, MPI_Wtime()); // the stop's meeting, as IOR's allreduce of the counts
   while (t.units < t.units_at_stop_max) {
     between_units(error, hooks);
-    window_unit(error, window_start, hooks);
+    window_unit(error, timed, window_start, hooks);
   }
+  const double flush_start = MPI_Wtime();
   sync_at_end(error);
+  if (controls.sync_at_end)
+    timed.add(flush_start, MPI_Wtime());
   heartbeat_wait();
-  // B2, once: a barrier carrying one int ("did anything fail on any rank").
+  // B2, once: a barrier carrying one int ("did anything fail on any rank"); untimed.
   int failed = error.empty() ? 0 : 1, any = 0;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
-  const double window_end = MPI_Wtime();
   if (any) {
     t.failure = agree(sync, error);
     return;
   }
-  t.aggregate_time = window_time(window_end - window_start, hooks);
-  t.stonewall_time = window_time(stop_time - window_start, hooks_at_stop);
+  IntervalList until_stop(timed.list().begin(),
+                          timed.list().begin() + static_cast<std::ptrdiff_t>(at_stop));
+  t.stonewall_time = window_time(std::move(until_stop));
+  t.aggregate_time = window_time(timed.release());
   t.wear_out_time = t.aggregate_time - t.stonewall_time;
   std::string pending;
   after(pending);

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "pio/module.hpp"
 #include "report/unit_listener.hpp"
 #include "run/consensus.hpp"
-#include "pio/module.hpp"
 
 namespace pio::harness {
 
@@ -50,7 +50,8 @@ struct PhaseTiming {
   std::int64_t units = 0;    ///< work units run
   std::int64_t bytes = 0;    ///< bytes this rank moved (summed over ranks by the caller)
   double aggregate_time = 0; ///< unit scope: sum over units of end-of-B1 to end-of-B2; phase
-                             ///< scope: end of B1 to end of B2 less the hooks (root's clock)
+                             ///< scope: the length of the union over the ranks of their timed
+                             ///< intervals (units, meetings, flush) from the end of B1
   double own_time = 0;       ///< sum over units of this rank's own unit time (before B2)
   double elapsed = 0;        ///< phase start to its last agreement, untimed parts included
   bool time_driven = false;  ///< ran until a budget (the module's or StoneWall's)
@@ -64,7 +65,8 @@ struct PhaseTiming {
   bool wore_out = false;
   std::int64_t units_at_stop_min = 0; ///< wore_out: fewest units any rank had run at the stop
   std::int64_t units_at_stop_max = 0; ///< wore_out: most units (what every rank completed)
-  double stonewall_time = 0; ///< wore_out: root's window from B1 to its stop, less the hooks
+  double stonewall_time = 0; ///< wore_out: the union of the ranks' timed intervals up to each
+                             ///< rank's stop
   double wear_out_time = 0;  ///< wore_out: the rest of the window (aggregate - stonewall)
 };
 
@@ -73,8 +75,9 @@ struct PhaseTiming {
 /// Unit scope, per unit: before_work_unit (untimed); B1 (an agreement on errors, a barrier);
 /// start clock; work_unit; note own end; B2 (a one-int allreduce: a barrier that also tells every
 /// rank whether any unit failed); stop clock; after_work_unit (untimed). Phase scope: B1 once,
-/// the units back to back, B2 once; errors are agreed at B2 and at the end checks of a
-/// time-driven phase (docs/timing.md). Count-driven phases run phase.work_units units;
+/// the units back to back, B2 once, timed as the union over the ranks of their units' intervals
+/// (unit_intervals.hpp); errors are agreed at B2 and at the end checks of a time-driven phase
+/// (docs/timing.md). Count-driven phases run phase.work_units units;
 /// time-driven phases (the module's budget or the block's StoneWall) end by the phase's
 /// end_check, the root deciding from the phase's elapsed wall time (its clock, read after an
 /// agreement, untimed parts included, so time-driven phases fit a scheduled time) and

@@ -317,9 +317,9 @@ TEST_CASE("TimingScope phase brackets every rank's I/O: a view pattern's writes,
           CHECK(slowest_io >= kUnits * 0.004);
         if (scope == "unit") // the root's clock from its own start to B2: see the timing docs
           return ok && rows == np && rep.at("bytes") == kUnits * kBuffer * np;
-        // In phase scope every rank's window (B1 to B2, less its own hooks) holds all of its
-        // transfer calls and work units; the phase's time is the largest window, so the slowest
-        // rank's time in them is a lower bound.
+        // In phase scope the phase's time is the union of every rank's work-unit intervals,
+        // which hold all of its transfer calls, so the slowest rank's time in them is a lower
+        // bound.
         CHECK(aggregate >= slowest_io);
         CHECK(aggregate >= own_max);
         return ok && rows == np && rep.at("bytes") == kUnits * kBuffer * np &&
