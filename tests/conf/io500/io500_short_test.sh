@@ -34,6 +34,16 @@ for label in ("ior-easy-write", "ior-hard-write", "ior-rnd4K-easy-read"):
                               - p["aggregate_time_s"]) < 1e-6)
                 if not ok:
                     sys.exit("FAIL: %s phase %s: %s" % (label, p["label"], p))
+# The metadata phases after the creates start on written-back files (Writeback on): a flush per
+# phase that is not a create, recorded in the test's params and the figure's writeback table.
+md = next(b for b in doc["modules"] if b["label"] == "mdtest")
+later = [t["label"] for t in md["tests"] if t["params"]["phase"] != "create"]
+flag = {t["label"]: t["params"]["writeback"] for t in md["tests"]}
+if len(later) != 6 or any(flag[l] != ("on" if l in later else "off") for l in flag):
+    sys.exit("FAIL: mdtest writeback params: %s" % flag)
+wb = [t for t in md["figure"]["tables"] if t["name"].startswith("writeback")]
+if not wb or [r[0] for r in wb[0]["rows"]] != later:
+    sys.exit("FAIL: mdtest writeback table %s, phases %s" % (wb, later))
 easy = next(b for b in doc["modules"] if b["label"] == "ior-easy-write")
 if easy["tests"][0]["file_use"] != "file-per-process":
     sys.exit("FAIL: ior-easy-write is not file per process: %s" % easy["tests"][0]["file_use"])

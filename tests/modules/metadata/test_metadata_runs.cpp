@@ -5,11 +5,14 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
 
 #include "mpi_test.hpp"
+#include "syncfs_log.hpp"
 #include "tree.hpp"
 
 using pio::test::all_ranks;
@@ -265,4 +268,79 @@ TEST_CASE("Phases that do not name their tree under Mode both are a config error
     }));
     REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
   }
+}
+
+TEST_CASE("Writeback on: one syncfs of the test directory per rank before every phase but create") {
+  pio::test::TempDir dir;
+  char real[PATH_MAX];
+  REQUIRE(::realpath(dir.file("").c_str(), real) != nullptr);
+  const std::string top = dir.file("md"), real_top = std::string(real) + "/md";
+  const std::string phases = "Phases easy-create hard-create find easy-stat hard-stat "
+                             "easy-remove hard-read hard-remove\n";
+  for (const bool on : {true, false}) {
+    INFO("Writeback " << (on ? "on" : "default (off)"));
+    pio::test::clear_syncfs_calls();
+    const auto ran =
+        pio::test::run_config(dir, on ? "wb-on" : "wb-off",
+                              block(top, "Mode both\nItems 5\nHardFileSize 3901\nModuleReps 2\n" +
+                                             phases + (on ? "Writeback on\n" : "")));
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    // 6 phases that are not a create, 2 repetitions each: 12 calls on every rank, all on the
+    // test directory (none at all when off).
+    const auto &calls = pio::test::syncfs_calls();
+    bool right = calls.size() == (on ? 12u : 0u);
+    for (const auto &c : calls)
+      right = right && c == real_top;
+    INFO("syncfs calls on this rank: " << calls.size()
+                                       << (calls.empty() ? "" : ", first on " + calls.front()));
+    REQUIRE(all_ranks(right));
+    REQUIRE(on_root([&] {
+      const auto &m = ran.results["modules"][0];
+      INFO(m.dump());
+      bool ok = true;
+      for (const auto &t : m["tests"]) {
+        const bool create = t["params"]["phase"] == "create";
+        CHECK(t["params"]["writeback"] == (on && !create ? "on" : "off"));
+        CHECK(t["reps"].size() == 2);
+        ok = ok && t["params"]["writeback"] == (on && !create ? "on" : "off");
+      }
+      // The find table is always there; the writeback table only when on, a row per flush in
+      // the order the phases ran.
+      const auto &tables = m["figure"]["tables"];
+      std::vector<std::string> rows;
+      for (const auto &tb : tables)
+        if (tb["name"].get<std::string>().rfind("writeback", 0) == 0)
+          for (const auto &r : tb["rows"]) {
+            rows.push_back(r[0].get<std::string>() + " " + std::to_string(r[1].get<int>()));
+            CHECK(r[2].get<double>() >= 0);
+          }
+      // The harness runs a test's repetitions one after the other, then the next test.
+      std::vector<std::string> want;
+      for (const std::string label :
+           {"find", "easy stat", "hard stat", "easy remove", "hard read", "hard remove"})
+        for (const std::string rep : {"0", "1"})
+          if (on)
+            want.push_back(label + " " + rep);
+      CHECK(rows == want);
+      CHECK(!pio::test::exists(top));
+      return ok && rows == want;
+    }));
+  }
+}
+
+TEST_CASE("a Writeback value other than on or off is a located config error") {
+  pio::test::TempDir dir;
+  pio::test::clear_syncfs_calls();
+  const auto ran = pio::test::run_config(dir, "bad", block(dir.file("md"), "Writeback maybe\n"));
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(on_root([&] {
+    INFO(ran.err);
+    CHECK(ran.err.find("Writeback") != std::string::npos);
+    CHECK(ran.err.find("maybe") != std::string::npos);
+    CHECK(ran.err.find("on or off") != std::string::npos);
+    CHECK(ran.err.find("bad.conf:4") != std::string::npos);
+    return ran.err.find("bad.conf:4") != std::string::npos;
+  }));
+  REQUIRE(all_ranks(pio::test::syncfs_calls().empty()));
+  REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
 }
