@@ -21,6 +21,23 @@ struct Walk {
   std::int64_t position = 0;
   FindCount count;
 
+  /// Whether the entry is a file the rule matches. As pfind (IO500's find) does, the name is
+  /// compared first, from the directory entry, and only a file whose name matches is stat-ed
+  /// (for its size; or for its type where the file system leaves d_type unknown).
+  bool examine(const std::string &child, const std::string &name, unsigned char type) {
+    if (type != DT_REG && type != DT_UNKNOWN)
+      return false;
+    if (::fnmatch(rule->name_glob.c_str(), name.c_str(), 0) != 0)
+      return false;
+    if (type == DT_REG && rule->size < 0)
+      return true;
+    struct stat st;
+    if (::lstat(child.c_str(), &st) != 0)
+      throw Error("lstat " + child + ": " + std::strerror(errno),
+                  "nothing else may change the test directory during the run");
+    return S_ISREG(st.st_mode) && (rule->size < 0 || st.st_size == rule->size);
+  }
+
   void dir(const std::string &path) {
     DIR *d = ::opendir(path.c_str());
     if (!d)
@@ -37,12 +54,7 @@ struct Walk {
       const bool mine = position++ % shares == share;
       if (mine) {
         ++count.scanned;
-        struct stat st;
-        if (::lstat(child.c_str(), &st) != 0)
-          throw Error("lstat " + child + ": " + std::strerror(errno),
-                      "nothing else may change the test directory during the run");
-        if (S_ISREG(st.st_mode) && ::fnmatch(rule->name_glob.c_str(), name.c_str(), 0) == 0 &&
-            (rule->size < 0 || st.st_size == rule->size))
+        if (examine(child, name, type))
           ++count.matched;
       }
       bool is_dir = type == DT_DIR;

@@ -9,11 +9,11 @@ namespace pio::metadata {
 
 /// What one rank's walk found.
 struct FindCount {
-  std::int64_t scanned = 0; ///< entries this rank examined (lstat)
+  std::int64_t scanned = 0; ///< entries this rank examined (by name; lstat if the name matches)
   std::int64_t matched = 0; ///< files among them matching the rule
 };
 
-/// The rule: fnmatch(name_glob, name) and (size < 0 or st_size == size).
+/// The rule: a regular file, fnmatch(name_glob, name) and (size < 0 or st_size == size).
 struct FindRule {
   std::string name_glob = "*";
   std::int64_t size = -1;
