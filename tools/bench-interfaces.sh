@@ -107,6 +107,7 @@ pio_run() { # where ranks interface size round file units
   local where=$1 n=$2 iface=$3 size=$4 round=$5 file=$6 units=$7
   pio_conf "$iface" "$size" "$units" "$file" > "$WORK/c.conf"
   rm -f "$WORK/r.json" "$file"
+  settle "$where"
   run_mpi "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" --quiet >/dev/null
   $PY - "$WORK/r.json" "$where" "$n" "$iface" "$size" "$round" >> "$RAW" <<'PYEOF'
 import json, sys
@@ -129,6 +130,7 @@ ior_run() { # where ranks interface size round file units
   local own=()
   [ "$iface" = hdf5 ] && own=(--hdf5.noFill) # as pio's dataset: space allocated, never filled
   rm -f "$file" "$WORK/ior.json"
+  settle "$where"
   local shape=(-b "$size" -t "$size" -s "$units")
   [ "$PATTERN" = segmented ] && shape=(-b "$((units * $(bytes_of "$size")))" -t "$size" -s 1)
   run_mpi "$n" "$IOR" -a "$(ior_api "$iface")" "${shape[@]}" -g -w -r -i 1 \

@@ -18,3 +18,9 @@ run_mpi() { # ranks command...
     exit 1
   fi
 }
+
+# Before a timed run: write back and discard what earlier runs left on the file system of `dir`
+# (dirty pages, a deleted file's blocks), so that a run does not pay for the one before it.
+settle() { # dir
+  sync -f "$1" 2>/dev/null || sync
+}

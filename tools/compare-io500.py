@@ -75,6 +75,20 @@ def load():
         return float(f.read().split()[0])
 
 
+# Kernel counters recorded per run: page-cache pages read back after eviction, and major faults.
+VMSTAT_KEYS = ("workingset_refault_file", "pgmajfault")
+
+
+def vmstat():
+    """The VMSTAT_KEYS counters of /proc/vmstat ({} where there is none)."""
+    try:
+        with open("/proc/vmstat") as f:
+            pairs = (line.split() for line in f)
+            return {k: int(v) for k, v in pairs if k in VMSTAT_KEYS}
+    except OSError:
+        return {}
+
+
 def parse_io500(stdout):
     """{"phases": {phase: figure}, "score": [bw, md, total]} from io500's output: its result
     summary lines ("[RESULT]" and the unscored "[      ]") and its "[SCORE ]" line; score is
@@ -220,12 +234,18 @@ def run(a):
         order = ["io500", "pio"] if r % 2 == 0 else ["pio", "io500"]
         record = {"round": r + 1, "order": order, "settings": env}
         for who in order:
-            before = load()
+            # Each tool starts on a written-back file system, not on the other's dirty pages.
+            os.sync()
+            before, counters = load(), vmstat()
             got = run_io500(a) if who == "io500" else run_pio(a, env)
-            record[who] = dict(got, load=before)
+            after = vmstat()
+            record[who] = dict(got, load=before,
+                               vmstat={k: after[k] - counters[k] for k in after if k in counters})
             bw, md, total = got["score"]
+            refaults = record[who]["vmstat"].get("workingset_refault_file", "?")
             print(f"round {r + 1} {who}: score {total:.4f} (bw {bw:.4f} GiB/s, md "
-                  f"{md:.3f} kIOPS), load before {before:.2f}", flush=True)
+                  f"{md:.3f} kIOPS), load before {before:.2f}, page-cache refaults {refaults}",
+                  flush=True)
         if a.out:
             write_round(a.out, r + 1, record)
         rounds.append(record)

@@ -107,3 +107,38 @@ def test_table_of_an_empty_directory_is_an_error(tmp_path):
                           str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert f"no round-<n>.json in {tmp_path}" in out.stderr
+
+
+def test_run_syncs_before_each_tool_and_records_its_counters(tool, tmp_path, monkeypatch):
+    """`run`: the file system is synced before every run of either tool, and each run's record
+    holds the page-cache refaults and major faults that happened during it."""
+    cmp = tool("compare-io500.py")
+    ini = tmp_path / "short.ini"
+    ini.write_text("[global]\ndatadir = d\nresultdir = r\n[debug]\nstonewall-time = 5\n"
+                   "[ior-easy]\nblockSize = 1m\n[ior-hard]\nsegmentCount = 10\n"
+                   "[mdtest-easy]\nn = 10\n[mdtest-hard]\nn = 10\n")
+    events = []
+    counter = {"workingset_refault_file": 100, "pgmajfault": 7}
+    monkeypatch.setattr(cmp.os, "sync", lambda: events.append("sync"))
+    monkeypatch.setattr(cmp, "vmstat", lambda: dict(counter))
+    figures = {"phases": {"ior-easy-write": 1.0}, "score": [1.0, 1.0, 1.0]}
+
+    def fake(who, refaults):
+        def ran(*_):
+            events.append(who)
+            counter["workingset_refault_file"] += refaults
+            counter["pgmajfault"] += 1
+            return dict(figures)
+        return ran
+
+    monkeypatch.setattr(cmp, "run_io500", fake("io500", 50))
+    monkeypatch.setattr(cmp, "run_pio", fake("pio", 3))
+    out = tmp_path / "rounds"
+    args = ["run", "--io500", "io500", "--ini", str(ini), "--harness", "h", "--modules", "m",
+            "--dir", str(tmp_path / "scratch"), "--rounds", "2", "--out", str(out)]
+    assert cmp.main(args) == 0
+    assert events == ["sync", "io500", "sync", "pio", "sync", "pio", "sync", "io500"]
+    with open(out / "round-001.json") as f:
+        r = json.load(f)
+    assert r["io500"]["vmstat"] == {"workingset_refault_file": 50, "pgmajfault": 1}
+    assert r["pio"]["vmstat"] == {"workingset_refault_file": 3, "pgmajfault": 1}
