@@ -36,6 +36,7 @@
 #          segment, so -s 1 makes one dataset per file, as pio does)
 #        FILEVIEW=off|on (pio's FileView; on: each unit through the Geometry's file view, mpiio only)
 #        RAW=file (keep every measurement as JSON lines)
+#        WARMUP=on (an untimed write of the cell's bytes before each pair of runs)
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
 # the Interface directive) is reported once and its pio column left empty; IOR still runs.
 set -euo pipefail
@@ -53,6 +54,7 @@ FILEVIEW=${FILEVIEW:-off}
 PATTERN=${PATTERN:-simple_strided}
 case $PATTERN in simple_strided | segmented) ;; *) echo "bench-interfaces: PATTERN is simple_strided or segmented" >&2; exit 2 ;; esac
 TIMEOUT=${TIMEOUT:-300}
+WARMUP=${WARMUP:-off}
 IOR=${IOR:-$(command -v ior || echo ior)}
 HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
@@ -101,6 +103,13 @@ $line
   WorkUnits $units
 </ap_module>
 CONF
+}
+
+# An untimed write of a cell's bytes, deleted at once, before the cell's two runs: on this
+# virtual machine the first writer after a pause was 7x slower than the second, whichever tool.
+warm_up() { # where bytes
+  dd if=/dev/zero of="$1/pio-bench-interfaces.warm" bs=1M count="$(($2 >> 20))" 2>/dev/null
+  rm -f "$1/pio-bench-interfaces.warm"
 }
 
 pio_run() { # where ranks interface size round file units
@@ -177,6 +186,7 @@ for round in $(seq "$ROUNDS"); do
           units=$((per_rank / $(bytes_of "$size")))
           pio=false
           case " $PIO_IFACES " in *" $iface "*) pio=true ;; esac
+          [ "$WARMUP" = on ] && warm_up "$where" "$((n * per_rank))"
           if [ $((round % 2)) -eq 1 ]; then
             $pio && pio_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
             ior_run "$where" "$n" "$iface" "$size" "$round" "$file" "$units"
