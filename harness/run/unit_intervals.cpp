@@ -47,10 +47,10 @@ double union_length(const std::vector<IntervalList> &ranks) {
 
 void UnitIntervals::add(double start, double end) {
   const Interval iv{start - window_start_, std::max(start, end) - window_start_};
-  if (list_.size() > kept_ && iv.start <= list_.back().end)
-    list_.back().end = std::max(list_.back().end, iv.end);
+  if (list_.size() > kept_)
+    append(list_, iv); // merges into the last interval where they touch
   else
-    list_.push_back(iv);
+    list_.push_back(iv); // never into the prefix before the last cut
 }
 
 void UnitIntervals::extend(double end) {
