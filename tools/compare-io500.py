@@ -77,16 +77,27 @@ def load():
 
 # Kernel counters recorded per run: page-cache pages read back after eviction, and major faults.
 VMSTAT_KEYS = ("workingset_refault_file", "pgmajfault")
+# KiB of freed memory a virtual machine's free page reporting (virtio-balloon) handed back to
+# its host: the first touch of such memory is faulted in again by the host, inside the run.
+PAGE_REPORTING_KIB = "/sys/module/page_reporting/parameters/reported_kib"
 
 
-def vmstat():
-    """The VMSTAT_KEYS counters of /proc/vmstat ({} where there is none)."""
+def vmstat(proc="/proc/vmstat", reporting=PAGE_REPORTING_KIB):
+    """The VMSTAT_KEYS counters of /proc/vmstat and, where the kernel reports free pages to a
+    host, "page_reporting_kib" ({} where there is none of them)."""
+    counters = {}
     try:
-        with open("/proc/vmstat") as f:
+        with open(proc) as f:
             pairs = (line.split() for line in f)
-            return {k: int(v) for k, v in pairs if k in VMSTAT_KEYS}
+            counters = {k: int(v) for k, v in pairs if k in VMSTAT_KEYS}
     except OSError:
-        return {}
+        pass
+    try:
+        with open(reporting) as f:
+            counters["page_reporting_kib"] = int(f.read())
+    except (OSError, ValueError):
+        pass
+    return counters
 
 
 def parse_io500(stdout):
@@ -243,9 +254,11 @@ def run(a):
                                vmstat={k: after[k] - counters[k] for k in after if k in counters})
             bw, md, total = got["score"]
             refaults = record[who]["vmstat"].get("workingset_refault_file", "?")
+            handed = record[who]["vmstat"].get("page_reporting_kib")
+            host = "" if handed is None else f", {handed >> 10} MiB handed to the host"
             print(f"round {r + 1} {who}: score {total:.4f} (bw {bw:.4f} GiB/s, md "
-                  f"{md:.3f} kIOPS), load before {before:.2f}, page-cache refaults {refaults}",
-                  flush=True)
+                  f"{md:.3f} kIOPS), load before {before:.2f}, page-cache refaults {refaults}"
+                  f"{host}", flush=True)
         if a.out:
             write_round(a.out, r + 1, record)
         rounds.append(record)

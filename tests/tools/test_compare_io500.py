@@ -142,3 +142,17 @@ def test_run_syncs_before_each_tool_and_records_its_counters(tool, tmp_path, mon
         r = json.load(f)
     assert r["io500"]["vmstat"] == {"workingset_refault_file": 50, "pgmajfault": 1}
     assert r["pio"]["vmstat"] == {"workingset_refault_file": 3, "pgmajfault": 1}
+
+
+def test_vmstat_reads_the_counters_and_the_memory_handed_to_the_host(tool, tmp_path):
+    """vmstat(): the refault and major-fault counters from /proc/vmstat and the free-page
+    reporting total where the file exists; a machine without it records only the first two."""
+    cmp = tool("compare-io500.py")
+    proc = tmp_path / "vmstat"
+    proc.write_text("nr_free_pages 5\nworkingset_refault_file 42\npgmajfault 3\npgfault 9\n")
+    reported = tmp_path / "reported_kib"
+    reported.write_text("178657404\n")
+    assert cmp.vmstat(str(proc), str(reported)) == {
+        "workingset_refault_file": 42, "pgmajfault": 3, "page_reporting_kib": 178657404}
+    assert cmp.vmstat(str(proc), str(tmp_path / "absent")) == {
+        "workingset_refault_file": 42, "pgmajfault": 3}
