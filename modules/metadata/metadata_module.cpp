@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "find_shared.hpp"
 #include "find_walk.hpp"
 #include "item_ops.hpp"
 #include "pio/pio.hpp"
@@ -238,8 +239,10 @@ public:
       return removed;
     }
     case Op::Find: {
-      const FindCount c =
-          find_walk(top_, rule_, find_all_ ? rank_ : 0, find_all_ ? size_ranks_ : 1);
+      // All ranks: each directory read by one of them; one: rank 0 walks alone.
+      const FindCount c = find_all_    ? find_walk_shared(top_, rule_, comm_)
+                          : rank_ == 0 ? find_walk(top_, rule_)
+                                       : FindCount{};
       const bool counts = find_all_ || rank_ == 0;
       // The totals of the walk for the figure (IO500's pfind reduces its counts the same way).
       std::int64_t mine[2] = {counts ? c.scanned : 0, counts ? c.matched : 0}, all[2] = {0, 0};
