@@ -463,7 +463,8 @@ pio::ModuleInfo info() {
       pio::DirectiveSpec{"FindRanks",
                          T::Text,
                          "all",
-                         "find: all ranks share the walk, or one (rank 0) walks it",
+                         "find: all ranks share the walk (each directory read by one rank), or one "
+                         "(rank 0) walks it",
                          {"all", "one"}},
       pio::DirectiveSpec{"ItemCalls",
                          T::Text,
