@@ -4,11 +4,15 @@
 // tree (hard), or both side by side under one directory (both: IO500's order, find over both
 // trees). One work unit is a whole phase, timed between the harness's barriers, so the
 // aggregate rate is the items of all ranks over the slowest rank's phase, as mdtest reports it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "find_shared.hpp"
 #include "find_walk.hpp"
+#include "item_content.hpp"
 #include "item_ops.hpp"
 #include "pio/pio.hpp"
 #include "stonewall.hpp"
@@ -121,6 +125,8 @@ public:
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
     find_all_ = s.text("FindRanks") == "all";
+    verify_read_ = s.flag("VerifyRead");
+    create_sync_ = s.flag("CreateSync");
     std::vector<pio::TestSpec> tests;
     bool any_created = false;
     for (const auto &word : s.texts("Phases")) {
@@ -152,15 +158,17 @@ public:
                      {"stonewall_s", std::to_string(stonewall_s_)},
                      {"item_calls", mpiio_ ? "mpiio" : "posix"},
                      {"writeback", writeback_ && st.op != Op::Create ? "on" : "off"}};
+      if (st.op == Op::Read)
+        spec.params["verify_read"] = verify_read_ ? "on" : "off";
+      if (st.op == Op::Create)
+        spec.params["create_sync"] = create_sync_ ? "on" : "off";
       if (find)
         spec.params["find"] = rule_.name_glob + " size " + std::to_string(rule_.size) + " ranks " +
                               (find_all_ ? "all" : "one");
       tests.push_back(spec);
       steps_.push_back(st);
     }
-    const std::int64_t largest = std::max(trees_[0].size, trees_[1].size);
-    data_.assign(static_cast<size_t>(largest), 'm');
-    buf_.assign(static_cast<size_t>(largest), 0);
+    buf_.assign(static_cast<size_t>(std::max(trees_[0].size, trees_[1].size)), 0);
     return tests;
   }
 
@@ -170,6 +178,11 @@ public:
     size_ranks_ = test.size;
     comm_ = test.comm;
     const Step st = steps_.at(static_cast<size_t>(test.test_index));
+    if (writes_.empty()) // the items' bytes, made untimed as mdtest makes its buffer
+      for (const Tree &t : trees_) {
+        writes_.emplace_back(rank_, t.size);
+        reads_.emplace_back(shifted(Op::Read), t.size);
+      }
     if (!top_made_) {
       // Every rank of the block may own items in each tree used, at most its Items each, of at
       // most its FileSize bytes: the rules the harness keeps for the cleanup after a crash.
@@ -211,8 +224,12 @@ public:
     case Op::Create: {
       ItemPaths paths(t.g, rank_);
       t.attempted = t.g.items;
-      const StonewallOutcome o = run_stonewalled(
-          comm_, t.g.items, stonewall_s_, [&](std::int64_t i) { create(paths.path(i), t.size); });
+      const StonewallOutcome o =
+          run_stonewalled(comm_, t.g.items, stonewall_s_, [&](std::int64_t i) {
+            create(paths.path(i), written(st.tree).bytes(i), t.size);
+          });
+      if (create_sync_ && !o.any_error) // mdtest -Y: inside the timed phase
+        ::sync();
       t.count = o.any_error ? std::max(t.count, o.max_at_stop) : o.max_at_stop;
       if (!o.error.empty())
         throw pio::Error(o.error, "see the message");
@@ -222,11 +239,21 @@ public:
         stonewalls_.push_back({unit.test->spec().label, unit.test->rep, o});
       return t.count;
     }
-    case Op::Stat:
-    case Op::Read: {
+    case Op::Stat: {
       ItemPaths paths(t.g, shifted(st.op));
       for (std::int64_t i = 0; i < t.count; ++i)
-        st.op == Op::Stat ? stat_item(paths.path(i), t.size) : read(paths.path(i), t.size);
+        stat_item(paths.path(i), t.size);
+      return t.count;
+    }
+    case Op::Read: {
+      ItemPaths paths(t.g, shifted(st.op));
+      ItemContent &content = reads_[static_cast<int>(st.tree)];
+      for (std::int64_t i = 0; i < t.count; ++i) {
+        const char *path = paths.path(i);
+        read(path, t.size);
+        if (verify_read_) // mdtest -X: every byte, inside the timed phase
+          content.check(path, buf_.data(), i);
+      }
       return t.count;
     }
     case Op::Remove: {
@@ -238,8 +265,10 @@ public:
       return removed;
     }
     case Op::Find: {
-      const FindCount c =
-          find_walk(top_, rule_, find_all_ ? rank_ : 0, find_all_ ? size_ranks_ : 1);
+      // All ranks: each directory read by one of them; one: rank 0 walks alone.
+      const FindCount c = find_all_    ? find_walk_shared(top_, rule_, comm_)
+                          : rank_ == 0 ? find_walk(top_, rule_)
+                                       : FindCount{};
       const bool counts = find_all_ || rank_ == 0;
       // The totals of the walk for the figure (IO500's pfind reduces its counts the same way).
       std::int64_t mine[2] = {counts ? c.scanned : 0, counts ? c.matched : 0}, all[2] = {0, 0};
@@ -332,9 +361,11 @@ private:
 
   /// One item's create / read in the block's ItemCalls (stat is POSIX's in both: MPI-IO has
   /// none; mdtest's MPIIO backend stats through POSIX too).
-  void create(const char *path, std::int64_t size) {
-    mpiio_ ? create_item_mpiio(path, data_.data(), size) : create_item(path, data_.data(), size);
+  void create(const char *path, const char *data, std::int64_t size) {
+    mpiio_ ? create_item_mpiio(path, data, size) : create_item(path, data, size);
   }
+  /// The bytes this rank writes into its items of a tree.
+  ItemContent &written(Layout l) { return writes_[static_cast<size_t>(l)]; }
   void read(const char *path, std::int64_t size) {
     mpiio_ ? read_item_mpiio(path, buf_.data(), size) : read_item(path, buf_.data(), size);
   }
@@ -355,7 +386,7 @@ private:
       if (op == Op::Create) {
         t.attempted = t.g.items;
         for (std::int64_t i = 0; i < t.g.items; ++i)
-          create(paths.path(i), t.size);
+          create(paths.path(i), written(t.g.layout).bytes(i), t.size);
         t.count = t.g.items;
       } else {
         for (std::int64_t i = 0; i < t.count; ++i)
@@ -373,9 +404,11 @@ private:
   std::int64_t shift_ = 1;
   double stonewall_s_ = 0;
   bool keep_ = false, find_all_ = true, mpiio_ = false, writeback_ = false;
+  bool verify_read_ = false, create_sync_ = false;
   FindRule rule_;
   std::vector<Step> steps_;
-  std::vector<char> data_, buf_;
+  std::vector<ItemContent> writes_, reads_; ///< per tree: this rank's items, those it reads
+  std::vector<char> buf_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
   int rank_ = 0, size_ranks_ = 1;
   bool top_made_ = false, made_top_ = false, tree_made_ = false;
@@ -430,7 +463,8 @@ pio::ModuleInfo info() {
       pio::DirectiveSpec{"FindRanks",
                          T::Text,
                          "all",
-                         "find: all ranks share the walk, or one (rank 0) walks it",
+                         "find: all ranks share the walk (each directory read by one rank), or one "
+                         "(rank 0) walks it",
                          {"all", "one"}},
       pio::DirectiveSpec{"ItemCalls",
                          T::Text,
@@ -444,6 +478,13 @@ pio::ModuleInfo info() {
                          "before each stat / read / find / remove phase, syncfs the test "
                          "directory's file system on every rank, untimed (IO500's other phases "
                          "leave the items written back before them)"},
+      pio::DirectiveSpec{"VerifyRead", T::Flag, "off",
+                         "read checks every byte of each item inside the timed phase (mdtest -X, "
+                         "IO500's mdtest-hard-read); a mismatch stops the run naming the item, "
+                         "the byte, what was found and what was expected"},
+      pio::DirectiveSpec{"CreateSync", T::Flag, "off",
+                         "each rank calls sync(2) at the end of every create, inside the timed "
+                         "phase (mdtest -Y, IO500's mdtest-easy-write and mdtest-hard-write)"},
       pio::DirectiveSpec{"KeepTree", T::Flag, "off",
                          "leave the items and directories after the block (they are then yours)"}};
   return m;

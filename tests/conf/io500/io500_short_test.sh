@@ -44,6 +44,12 @@ if len(later) != 6 or any(flag[l] != ("on" if l in later else "off") for l in fl
 wb = [t for t in md["figure"]["tables"] if t["name"].startswith("writeback")]
 if not wb or [r[0] for r in wb[0]["rows"]] != later:
     sys.exit("FAIL: mdtest writeback table %s, phases %s" % (wb, later))
+# IO500's -Y on the creates and -X on mdtest-hard-read.
+for t in md["tests"]:
+    p = t["params"]
+    want = {"create": ("create_sync", "on"), "read": ("verify_read", "on")}.get(p["phase"])
+    if want and p.get(want[0]) != want[1]:
+        sys.exit("FAIL: mdtest %s: %s is %s" % (t["label"], want[0], p.get(want[0])))
 easy = next(b for b in doc["modules"] if b["label"] == "ior-easy-write")
 if easy["tests"][0]["file_use"] != "file-per-process":
     sys.exit("FAIL: ior-easy-write is not file per process: %s" % easy["tests"][0]["file_use"])

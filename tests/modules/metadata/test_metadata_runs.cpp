@@ -1,16 +1,21 @@
 // The metadata module through the harness, at 1, 2 and 4 ranks: exact trees and counts, easy
-// and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out.
+// and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out;
+// Writeback's syncfs, CreateSync's sync and VerifyRead's check of the bytes read.
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
 
+#include "item_content.hpp"
 #include "mpi_test.hpp"
 #include "syncfs_log.hpp"
 #include "tree.hpp"
@@ -343,4 +348,82 @@ TEST_CASE("a Writeback value other than on or off is a located config error") {
   }));
   REQUIRE(all_ranks(pio::test::syncfs_calls().empty()));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
+}
+
+TEST_CASE("VerifyRead: a byte changed between create and read stops the read naming it") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md");
+  pio::metadata::Geometry g;
+  g.top = top;
+  g.layout = pio::metadata::Layout::Hard;
+  g.items = 7;
+  // Rank 0's item 5, byte 1000: changed in the (untimed) syncfs before the read.
+  const std::string victim = g.directories(0)[static_cast<size_t>(g.node_of(5))] + "/" +
+                             pio::metadata::Geometry::item_name(0, 5);
+  const std::uint8_t want = pio::metadata::ItemContent(0, 3901).expected(5, 1000);
+  char message[256];
+  std::snprintf(message, sizeof message,
+                "VerifyRead: %s (item 5 of rank 0): byte 1000 of 3901 is 0x%02x, expected 0x%02x",
+                victim.c_str(), want ^ 0xffu, want);
+  for (const bool verify : {true, false})
+    for (const bool corrupt : {true, false}) {
+      INFO("VerifyRead " << verify << ", a byte changed " << corrupt);
+      bool changed = false;
+      pio::test::set_syncfs_hook([&] {
+        if (!corrupt || changed || pio::test::rank() != 0)
+          return;
+        const int fd = ::open(victim.c_str(), O_RDWR);
+        char byte = 0;
+        changed = fd >= 0 && ::pread(fd, &byte, 1, 1000) == 1;
+        byte = static_cast<char>(byte ^ 0xff);
+        changed = changed && ::pwrite(fd, &byte, 1, 1000) == 1;
+        ::close(fd);
+      });
+      const auto ran = pio::test::run_config(
+          dir, std::string("verify-") + (verify ? "on" : "off") + (corrupt ? "-changed" : ""),
+          block(top, std::string("Mode hard\nItems 7\nFileSize 3901\nPhases create read\n"
+                                 "Writeback on\n") +
+                         (verify ? "VerifyRead on\n" : "")));
+      pio::test::set_syncfs_hook({});
+      REQUIRE(all_ranks(pio::test::rank() != 0 || changed == corrupt));
+      REQUIRE(all_ranks((ran.exit_code == 0) == !(verify && corrupt)));
+      REQUIRE(on_root([&] {
+        const std::string msg = ran.err + ran.results.dump();
+        INFO(msg);
+        const bool named = msg.find(message) != std::string::npos;
+        CHECK(named == (verify && corrupt));
+        if (!corrupt) {
+          const auto &read = ran.results["modules"][0]["tests"][1];
+          CHECK(read["params"]["verify_read"] == (verify ? "on" : "off"));
+          CHECK(read["reps"][0]["ops"] == 7 * pio::test::size());
+        }
+        CHECK(!pio::test::exists(top));
+        return named == (verify && corrupt) && !pio::test::exists(top);
+      }));
+    }
+}
+
+TEST_CASE("CreateSync on: each rank calls sync once at the end of every create, never when off") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md");
+  for (const bool on : {true, false}) {
+    INFO("CreateSync " << on);
+    pio::test::clear_syncfs_calls();
+    const auto ran = pio::test::run_config(
+        dir, on ? "csync-on" : "csync-off",
+        block(top, std::string("Mode both\nItems 5\nHardFileSize 3901\nModuleReps 2\nPhases "
+                               "easy-create hard-create easy-stat easy-remove hard-remove\n") +
+                       (on ? "CreateSync on\n" : "")));
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    // Two creates, two repetitions each (the untimed re-creates before remove make none).
+    INFO("sync calls on this rank: " << pio::test::sync_calls());
+    REQUIRE(all_ranks(pio::test::sync_calls() == (on ? 4 : 0)));
+    REQUIRE(on_root([&] {
+      const auto &tests = ran.results["modules"][0]["tests"];
+      CHECK(tests[0]["params"]["create_sync"] == (on ? "on" : "off"));
+      CHECK(tests[1]["params"]["create_sync"] == (on ? "on" : "off"));
+      CHECK(tests[2]["params"].count("create_sync") == 0);
+      return tests[0]["params"]["create_sync"] == (on ? "on" : "off");
+    }));
+  }
 }
