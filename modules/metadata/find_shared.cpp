@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "pio/error.hpp"
+#include "pio/mpi_handles.hpp"
 #include "test_dir.hpp"
 
 namespace pio::metadata {
@@ -19,7 +20,8 @@ std::vector<std::string> gather_paths(MPI_Comm comm, const std::vector<std::stri
   // Lengths in 64 bits, so that every rank sees the same total and refuses it alike.
   const std::int64_t len = static_cast<std::int64_t>(packed.size());
   std::vector<std::int64_t> lens(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&len, 1, MPI_INT64_T, lens.data(), 1, MPI_INT64_T, comm);
+  mpi_check(MPI_Allgather(&len, 1, MPI_INT64_T, lens.data(), 1, MPI_INT64_T, comm),
+            "MPI_Allgather");
   std::vector<int> counts(lens.size()), offsets(lens.size());
   std::int64_t total = 0;
   for (std::size_t r = 0; r < lens.size(); ++r) {
@@ -32,8 +34,9 @@ std::vector<std::string> gather_paths(MPI_Comm comm, const std::vector<std::stri
                     " bytes of directory names, more than one MPI_Allgatherv moves",
                 "use fewer directories per level (lower Branching)");
   std::vector<char> all(static_cast<std::size_t>(total));
-  MPI_Allgatherv(packed.data(), static_cast<int>(len), MPI_CHAR, all.data(), counts.data(),
-                 offsets.data(), MPI_CHAR, comm);
+  mpi_check(MPI_Allgatherv(packed.data(), static_cast<int>(len), MPI_CHAR, all.data(),
+                           counts.data(), offsets.data(), MPI_CHAR, comm),
+            "MPI_Allgatherv");
   std::vector<std::string> out;
   for (std::size_t at = 0; at < all.size();) {
     out.emplace_back(all.data() + at);
