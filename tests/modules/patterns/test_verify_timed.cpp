@@ -10,6 +10,7 @@
 #include "mpi_test.hpp"
 #include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
+#include "pio/stamp.hpp"
 
 using pio::VerifyMode;
 using pio::test::all_ranks;
@@ -72,7 +73,7 @@ Failure run_units(const std::string &mode, VerifyMode verify, std::int64_t bad) 
   mctx.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
       {"Mode", {mode}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
   BlocksModule module;
-  const auto tests = module.init_module(mctx);
+  auto tests = module.init_module(mctx);
   pio::File file(MPI_COMM_WORLD, dir.file("v.dat"), MPI_MODE_RDWR | MPI_MODE_CREATE, pio::Info());
   pio::TestContext test(mctx, tests.at(0));
   test.comm = MPI_COMM_WORLD;
@@ -244,4 +245,38 @@ TEST_CASE("Verify with a bad value, or timed in a module that cannot, is an erro
                                                    ran.err.find(c.says) != std::string::npos)));
     }
   }
+}
+
+TEST_CASE("Verify timed through the harness: a wrong byte fails the read test, no hang",
+          "[verify_timed]") {
+  // test_misread: the last rank reads unit 1 one byte off, so it finds at file offset base + i
+  // the stamp of base + i + 1; the first i where the two differ is the byte reported.
+  const int size = pio::test::size();
+  const int reader = size - 1;
+  const std::int64_t base = (1 * size + reader) * 64;
+  std::int64_t bad = base;
+  while (pio::stamp_byte(reader, bad + 1) == pio::stamp_byte(reader, bad))
+    ++bad;
+  for (const char *scope : {"unit", "phase"})
+    for (bool collective : {false, true}) {
+      DYNAMIC_SECTION("TimingScope " << scope << " collective " << collective) {
+        pio::test::TempDir dir;
+        const auto ran = pio::test::run_config(
+            dir, "m",
+            "TestFile " + dir.file("m.dat") + "\nVerify timed\nCollective " +
+                (collective ? "on" : "off") + "\n<ap_module>\nModuleName test_misread\nMode " +
+                "read\nTimingScope " + scope + "\n</ap_module>\n");
+        REQUIRE(all_ranks(ran.exit_code == 1));
+        REQUIRE(on_root([&] {
+          const std::string err =
+              ran.results.at("modules").at(0).at("tests").at(0).at("error").at("message");
+          INFO(err);
+          const std::string want = "verification failed (data read): rank " +
+                                   std::to_string(reader) + ", file offset " + std::to_string(bad) +
+                                   ": expected ";
+          CHECK(err.find(want) != std::string::npos);
+          return err.find(want) != std::string::npos;
+        }));
+      }
+    }
 }
