@@ -9,6 +9,7 @@
 
 #include "config/config_source.hpp"
 #include "pio/io/options.hpp"
+#include "pio/verify_mode.hpp"
 
 namespace pio::harness {
 
@@ -33,7 +34,7 @@ struct GlobalConfig {
   std::string stage_modules;                     ///< StageModules dir (node-local copies)
   std::string results_file = "pio-results.json"; ///< ResultsFile (-r overrides)
   std::string csv_file;                          ///< CsvFile: one row per repetition ("" = no CSV)
-  bool verify = false;                           ///< Verify (default for blocks)
+  VerifyMode verify = VerifyMode::Off;           ///< Verify (default for blocks)
   bool collective = false;                       ///< Collective (default for blocks)
   bool file_view = true;                         ///< FileView (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
@@ -67,7 +68,7 @@ struct ModuleBlock {
   bool stone_wall_wear_out = false;             ///< StoneWallWearOut: IO500's stonewall (timing.md)
   bool sync_at_end = false;                     ///< SyncAtEnd: one flush after a phase's last unit
   std::string test_file;                        ///< TestFile override ("" = global)
-  bool verify = false;                          ///< Verify (global default if absent)
+  VerifyMode verify = VerifyMode::Off;          ///< Verify (global default if absent)
   bool collective = false;                      ///< Collective (global default if absent)
   bool file_view = true;                        ///< FileView (global default if absent)
   bool sync_writes = false;                     ///< SyncWrites (global default if absent)

@@ -66,6 +66,14 @@ void block_size(BlockDraft &b, const Words &w, const std::string &, int) {
   b.*field = parse_size(w[0]);
 }
 
+/// The mode a Verify word names; throws Error for another word (a Sweep value, say).
+VerifyMode verify_of(const std::string &word) {
+  if (const auto m = verify_mode(word))
+    return *m;
+  throw Error("Verify '" + word + "' is not one of off, on, timed",
+              "write Verify off, on or timed (timed: checks inside the timed unit)");
+}
+
 /// The Interface words, from the enum's own text (io::to_string).
 std::vector<std::string> interface_words() {
   std::vector<std::string> out;
@@ -160,14 +168,19 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<path>",
                [](GlobalConfig &g, const Words &w) { g.csv_file = w[0]; }});
-  t.push_back({{"Verify", T::Flag, "off",
-                "stamp written data (rank, offset) and check it after writes and on reads, "
-                "untimed"},
+  t.push_back({{"Verify", T::Text, to_string(VerifyMode::Off),
+                "stamp written data (rank, offset) and check it after writes and on reads: on = "
+                "in the untimed methods; timed = inside the timed work unit (it stamps before a "
+                "write, checks after a read, as IOR -R does; pattern modules only; "
+                "docs/timing.md)",
+                verify_mode_words()},
                S::Both,
                kExt,
-               "",
-               global_flag<&GlobalConfig::verify>,
-               block_flag<&BlockDraft::verify>});
+               "<mode>",
+               [](GlobalConfig &g, const Words &w) { g.verify = verify_of(w[0]); },
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.verify = verify_of(w[0]);
+               }});
   t.push_back({{"Collective", T::Flag, "off",
                 "collective calls (MPI-IO's _all variants; posix runs them independently)"},
                S::Both,

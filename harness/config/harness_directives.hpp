@@ -24,7 +24,8 @@ enum class DirectiveScope {
 /// A module block while it is read: flags not given stay unset and take the global value later.
 struct BlockDraft {
   ModuleBlock block;                                              ///< what is known so far
-  std::optional<bool> verify, collective, file_view, sync_writes; ///< set only when written
+  std::optional<VerifyMode> verify;                               ///< Verify, when written
+  std::optional<bool> collective, file_view, sync_writes;         ///< set only when written
   std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
   std::optional<io::InterfaceKind> interface;                     ///< Interface, when written
   std::optional<bool> o_direct, h5_collective_metadata;           ///< set only when written

@@ -41,7 +41,10 @@ Dimension dimension(const DirectiveLine &sweep) {
     d.name = "Hint:" + d.key;
   } else if (sweepable_flag(d.name)) {
     d.kind = Dimension::Kind::Flag;
-    d.name = find_harness_directive(d.name)->spec.name;
+    const DirectiveSpec &spec = find_harness_directive(d.name)->spec;
+    d.name = spec.name;
+    for (auto &v : d.values) // each value as the directive's own line would take it
+      v = check_directive(spec, {v}).at(0);
   }
   return d;
 }
@@ -62,12 +65,15 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
   const std::string n = lower(d.name);
   const bool io = n == "interface" || n == "odirect" || n.rfind("h5", 0) == 0;
-  if (n == "timingscope" || n == "stonewall" || io) { // stored as the directive stores them
+  if (n == "timingscope" || n == "stonewall" || n == "verify" ||
+      io) { // as the directive stores them
     BlockDraft draft;
     draft.block = std::move(b);
     find_harness_directive(n)->set_block(draft, {value}, d.line->file, d.line->line);
     b = std::move(draft.block);
     overlay_io(draft, b.io);
+    if (draft.verify)
+      b.verify = *draft.verify;
     return;
   }
   const bool on = parse_flag(value);
@@ -75,10 +81,8 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
     b.collective = on;
   else if (n == "fileview")
     b.file_view = on;
-  else if (n == "syncwrites")
-    b.sync_writes = on;
   else
-    b.verify = on;
+    b.sync_writes = on;
 }
 
 std::string where(const DirectiveLine &l) { return l.file + ":" + std::to_string(l.line); }

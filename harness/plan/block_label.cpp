@@ -48,7 +48,7 @@ std::vector<Item> items(const ModulePlan &p) {
   flag("Collective", b.collective);
   flag("FileView", b.file_view);
   flag("SyncWrites", b.sync_writes);
-  flag("Verify", b.verify);
+  out.push_back({"Verify", "Verify", to_string(b.verify)});
   out.push_back({"Interface", "Interface", io::to_string(b.io.kind)});
   for (const auto &[name, value] : interface_settings(b.io))
     out.push_back({name, name, value});

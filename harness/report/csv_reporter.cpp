@@ -101,7 +101,7 @@ CsvReporter::Row CsvReporter::block_cells(const ModuleResult &block) const {
              {"collective", block.collective ? "true" : "false"},
              {"file_view", block.file_view ? "true" : "false"},
              {"interface", block.interface},
-             {"verify", block.verify ? "true" : "false"},
+             {"verify", to_string(block.verify)},
              {"sync_writes", block.sync_writes ? "true" : "false"}};
   for (const auto &[name, words] : block.settings) {
     std::string value;

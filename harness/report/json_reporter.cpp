@@ -201,7 +201,7 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"file_view", m.file_view},
           {"interface", m.interface},
           {"interface_settings", m.interface_settings},
-          {"verify", m.verify},
+          {"verify", to_string(m.verify)},
           {"sync_writes", m.sync_writes},
           {"tests_planned", m.tests_planned},
           {"time_budget_s", m.time_budget_s},

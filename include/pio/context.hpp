@@ -15,6 +15,7 @@
 #include "pio/io/options.hpp"
 #include "pio/spec.hpp"
 #include "pio/tree_rule.hpp"
+#include "pio/verify_mode.hpp"
 
 namespace pio {
 
@@ -42,7 +43,7 @@ struct ModuleContext {
   std::string module_name;        ///< the name this block selected
   Settings settings;              ///< the module's own directives, validated, defaults filled in
   std::string test_file;          ///< TestFile (global or per block)
-  bool verify = false;            ///< Verify on: stamp written data and check it (untimed)
+  VerifyMode verify = VerifyMode::Off; ///< Verify: off, on (untimed checks) or timed (in the unit)
   bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
   bool collective = false;        ///< Collective on: use collective MPI-IO calls
   bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)

@@ -11,4 +11,5 @@
 #include "pio/spec.hpp"
 #include "pio/stamp.hpp"
 #include "pio/tree_rule.hpp"
+#include "pio/verify_mode.hpp"
 #include "pio/version.hpp"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pio/spec.hpp"
+#include "pio/verify_mode.hpp"
 
 namespace pio {
 
@@ -172,7 +173,8 @@ struct ModuleResult {
   Output output = Output::Table;
   long reps = 1;
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
-  bool collective = false, file_view = true, verify = false, sync_writes = false;
+  bool collective = false, file_view = true, sync_writes = false;
+  VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed
   std::string interface = "mpiio"; ///< Interface: the I/O interface of the block's files
   /// The settings of that interface by directive name (posix: ODirect; hdf5: H5*; mpiio: none).
   std::map<std::string, std::string> interface_settings;

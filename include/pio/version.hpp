@@ -14,12 +14,15 @@ namespace pio {
 /// Version 6: Services::claim_tree (a claimed directory's TreeRule, pio/tree_rule.hpp); the
 /// suite's time budget (ModuleInfo::time_directive, ModuleContext::time_budget_s,
 /// ModuleResult::time_budget_s) and Output::Figure (the console shows the figure, not the tests).
-inline constexpr int kApiVersion = 6;
+/// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
+/// VerifyMode, pio/verify_mode.hpp: off, on, timed).
+inline constexpr int kApiVersion = 7;
 
 /// Version of the pio-bench tool, recorded in every results document.
-inline constexpr const char *kToolVersion = "0.3.0";
+inline constexpr const char *kToolVersion = "0.4.0";
 
-/// Version of the results JSON schema (docs/results.md).
-inline constexpr int kResultsSchemaVersion = 2;
+/// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
+/// off, on or timed (was a boolean).
+inline constexpr int kResultsSchemaVersion = 3;
 
 } // namespace pio

@@ -46,7 +46,7 @@ class Beff : public Module {
 public:
   std::vector<TestSpec> init_module(const ModuleContext &ctx) override {
     const Settings &s = ctx.settings;
-    verify_ = ctx.verify;
+    verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
     rule_.initial = s.integer("Looplength");
     rule_.max_time_s = s.real("LoopTime") * 1e-3;
 

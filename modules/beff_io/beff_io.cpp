@@ -121,7 +121,7 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
     in.type_hints = parse_type_hints(s.texts("TypeHints"));
   if (s.has("ChunkHints"))
     in.chunk_hints = parse_chunk_hints(s.texts("ChunkHints"));
-  verify_ = ctx.verify;
+  verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
 
   const Environment env =
       probe_environment(ctx, partitions_of(in.processes, in.partitions), in.types.count(1) != 0);

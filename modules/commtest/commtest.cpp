@@ -73,7 +73,7 @@ public:
     stats_.n2 = s.integer("N2");
     if (s.has("ModelMessages"))
       stats_.model = s.integers("ModelMessages");
-    verify_ = ctx.verify;
+    verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
     world_rank_ = ctx.rank;
 
     notes_.clear();

@@ -18,7 +18,7 @@ ImbModule::~ImbModule() = default;
 std::vector<pio::TestSpec> ImbModule::init_module(const pio::ModuleContext &ctx) {
   cfg_ = read_config(ctx.settings);
   kernel_->configure(ctx.settings, cfg_);
-  verify_ = ctx.verify;
+  verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
   world_rank_ = ctx.rank;
   const Traits &t = kernel_->traits();
   const std::vector<int> counts = process_counts(ctx.size, cfg_.np_min, t.kind == Kind::Single);

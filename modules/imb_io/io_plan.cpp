@@ -49,7 +49,7 @@ std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
 std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) {
   pio::io::require_mpiio(ctx.io, ctx.module_name); // its benchmarks are MPI-IO's own calls
   cfg_ = read_config(ctx.settings);
-  verify_ = ctx.verify;
+  verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
   hints_ = ctx.hints;
   if (ctx.settings.has("Mode") && ctx.settings.text("Mode") == "non-aggregate")
     mode_ = Mode::NonAggregate;

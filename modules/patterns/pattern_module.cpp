@@ -1,10 +1,12 @@
 // The temporal-mode engine (thesis §3.4.2) over a spatial Geometry (thesis §3.4.1).
 // Work units carry only the I/O calls (and the flush when SyncWrites asks, thesis §3.3.2);
 // stamping, views, datatypes, the first access of re-read/re-write and verification all happen
-// in the untimed methods.
+// in the untimed methods, except under Verify timed: then the unit stamps what it writes and
+// checks what it reads, as IOR -R does inside its timed loop (docs/timing.md).
 #include "pio/patterns/pattern_module.hpp"
 
 #include <algorithm>
+#include <exception>
 
 #include "layout_trace.hpp"
 #include "pattern_run.hpp"
@@ -181,9 +183,10 @@ void PatternModule::describe_test(TestContext &test) {
 void PatternModule::before_work_unit(UnitContext &unit) {
   Run &r = *run_;
   r.prepare_unit(unit.unit);
+  const bool untimed = r.verify == VerifyMode::Untimed;
   switch (r.mode) {
   case TemporalMode::Write:
-    if (r.verify)
+    if (untimed)
       r.stamp(0);
     break;
   case TemporalMode::ReWrite:
@@ -192,13 +195,13 @@ void PatternModule::before_work_unit(UnitContext &unit) {
     r.write(unit.collective);
     if (unit.flush)
       r.io->sync();
-    if (r.verify)
+    if (untimed)
       r.stamp(1);
     break;
   case TemporalMode::ReRead:
     // The first read is untimed; only the second is (thesis §3.4.2).
     r.read(unit.collective);
-    if (r.verify)
+    if (r.verify != VerifyMode::Off) // the timed read must bring its own bytes to be checked
       std::fill(r.stream.begin(), r.stream.end(), 0),
           std::fill(r.buffer.begin(), r.buffer.end(), 0);
     break;
@@ -210,9 +213,12 @@ void PatternModule::before_work_unit(UnitContext &unit) {
 
 std::int64_t PatternModule::work_unit(UnitContext &unit) {
   Run &r = *run_;
+  const bool timed = r.verify == VerifyMode::Timed;
   switch (r.mode) {
   case TemporalMode::Write:
   case TemporalMode::ReWrite:
+    if (timed) // IOR's update_write_memory_pattern before each write; no read-back (IOR -w)
+      r.stamp(r.mode == TemporalMode::ReWrite ? 1 : 0);
     r.write(unit.collective);
     if (unit.flush)
       r.io->sync();
@@ -220,22 +226,35 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
   case TemporalMode::Read:
   case TemporalMode::ReRead:
     r.read(unit.collective);
+    if (timed) // IOR -R: READCHECK compares the transfer right after the read, timed
+      r.check_read();
     return r.bytes;
-  case TemporalMode::ReadModifyWrite:
+  case TemporalMode::ReadModifyWrite: {
     r.read(unit.collective);
+    // A bad byte fails the test after the write: a collective write must not miss this rank.
+    std::exception_ptr bad;
+    if (timed)
+      try {
+        r.check_read();
+      } catch (const Error &) {
+        bad = std::current_exception();
+      }
     r.modify();
     r.write(unit.collective);
     if (unit.flush)
       r.io->sync();
+    if (bad)
+      std::rethrow_exception(bad);
     return 2 * r.bytes; // both directions move data (thesis §4.2.2)
+  }
   }
   return 0;
 }
 
 void PatternModule::after_work_unit(UnitContext &) {
   Run &r = *run_;
-  if (!r.verify)
-    return;
+  if (r.verify != VerifyMode::Untimed)
+    return; // off, or timed: the unit checked what it read
   switch (r.mode) {
   case TemporalMode::Write:
     r.check(r.read_back(), 0, 0, "written data read back");

@@ -149,7 +149,7 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
 }
 
 void PatternModule::Run::sized(PageBytes &v, std::int64_t n) const {
-  if (verify)
+  if (verify != VerifyMode::Off)
     v.assign(static_cast<size_t>(n), 0);
   else
     v.resize(static_cast<size_t>(n));
@@ -206,6 +206,11 @@ void PatternModule::Run::transfer(bool write, bool collective) {
 void PatternModule::Run::write(bool collective) { transfer(true, collective); }
 
 void PatternModule::Run::read(bool collective) { transfer(false, collective); }
+
+void PatternModule::Run::check_read() {
+  from_memory();
+  check(stream, 0, 0, "data read");
+}
 
 void PatternModule::Run::modify() {
   auto *p = static_cast<std::uint8_t *>(io_buffer());

@@ -31,13 +31,14 @@ struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
   MPI_File file = MPI_FILE_NULL;
-  io::Interface *io = nullptr; // the test's I/O interface (the harness's): every transfer goes through it
+  io::Interface *io =
+      nullptr; // the test's I/O interface (the harness's): every transfer goes through it
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;  // ranks of the test
   int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
   int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
-  bool verify = false;
+  VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
   bool mpiio = true;    // the block's interface is MPI-IO: file views, one call per piece
   bool use_view = true; // FileView on under MPI-IO (other interfaces have no file view)
   std::int64_t units = 0;
@@ -79,7 +80,7 @@ struct PatternModule::Run {
   /// a datatype built per unit.
   void prepare_unit(std::int64_t unit);
 
-  /// Resizes v to n bytes, zeroed when Verify is on (a check then reads every byte).
+  /// Resizes v to n bytes, zeroed when Verify is on or timed (a check then reads every byte).
   void sized(PageBytes &v, std::int64_t n) const;
 
   /// One blocking explicit-offset transfer through the seam: n bytes at ptr as one `type` when
@@ -98,6 +99,10 @@ struct PatternModule::Run {
   void write(bool collective);
   /// transfer(false, collective).
   void read(bool collective);
+
+  /// Verify timed, inside the work unit: the bytes just read (generation 0) checked against
+  /// their stamps, as IOR -R checks each transfer inside its timed loop; throws as check().
+  void check_read();
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
   void modify();

@@ -130,11 +130,12 @@ protected:
               ": a border element shared by two tiles would be written by two processes "
               "(a race, thesis §3.4.1)",
           "use Overlap only with Mode read or re-read, or set Overlap 0");
-    if ((overlap[0] > 0 || overlap[1] > 0) && ctx.verify)
-      throw DirectiveError("Overlap",
-                           "Overlap with Verify on: a shared border element has one writer but two "
-                           "readers, so the per-rank verification stamps cannot check it",
-                           "set Verify off for overlapping tiles, or set Overlap 0");
+    if ((overlap[0] > 0 || overlap[1] > 0) && ctx.verify != pio::VerifyMode::Off)
+      throw DirectiveError(
+          "Overlap",
+          "Overlap with Verify on or timed: a shared border element has one writer but two "
+          "readers, so the per-rank verification stamps cannot check it",
+          "set Verify off for overlapping tiles, or set Overlap 0");
     std::vector<PatternTest> tests;
     for (const auto &text : ctx.settings.texts("TileSizes")) {
       const auto tile = parse_dims(text, 2, "TileSizes");

@@ -50,7 +50,7 @@ def make_doc(tests, processes=2, file_system="ext4", date="2026-11-23T00:00:00Z"
         b = blocks.setdefault((module, label), {
             "module": module, "module_name": module, "label": label, "config": "x.conf:1",
             "output": "table", "reps": len(bws), "settings": {"Mode": [mode]},
-            "collective": False, "file_view": True, "verify": False, "sync_writes": False,
+            "collective": False, "file_view": True, "verify": "off", "sync_writes": False,
             "error": None, "figure": None, "tests": []})
         b["tests"].append({
             "index": len(b["tests"]), "label": test, "buffer_size": size, "header_offset": 0,
@@ -62,7 +62,7 @@ def make_doc(tests, processes=2, file_system="ext4", date="2026-11-23T00:00:00Z"
                       "bandwidth_MiBps": bw, "open_time_s": 0.001, "close_time_s": 0.001,
                       "rank_time_s": {"min": 0.1, "max": 0.2, "mean": 0.15}, "op": None}
                      for i, bw in enumerate(bws)]})
-    doc = {"schema_version": 2, "tool": "pio-bench", "tool_version": "0.2.0",
+    doc = {"schema_version": 3, "tool": "pio-bench", "tool_version": "0.4.0",
            "module_api_version": 2, "date": date, "mpi_library": "MPICH Version: 4.0.2",
            "processes": processes, "file_system": file_system, "config_path": "x.conf",
            "status": "complete", "exit_code": 0, "modules": list(blocks.values())}

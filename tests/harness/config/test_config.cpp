@@ -3,16 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include "config/config.hpp"
-#include "plan/module_directives.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
+#include "plan/module_directives.hpp"
 
 using Catch::Matchers::Contains;
 using pio::harness::ConfigError;
 using pio::harness::parse_config;
 using pio::test::conf;
 using pio::test::error_of;
-
 
 TEST_CASE("the thesis Table 3.3 example parses as printed", "[config]") {
   const auto c = parse_config(PIO_SOURCE_DIR "/conf/thesis-example.conf");
@@ -45,7 +44,7 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
   CHECK(g.sync_writes);
   CHECK(g.module_paths == std::vector<std::string>{"/m1", "rel"});
   CHECK(g.results_file == "r.json");
-  CHECK(g.verify);
+  CHECK(g.verify == pio::VerifyMode::Untimed);
   CHECK(g.collective);
   CHECK(!g.file_view);
   CHECK(g.overwrite);
@@ -53,6 +52,31 @@ TEST_CASE("global directives of Table 3.1 and the extensions", "[config]") {
   CHECK(g.hints.at("cb_nodes") == "2");
   CHECK(g.step_timeout == 600);
   CHECK(g.csv_file == "r.csv");
+}
+
+TEST_CASE("Verify takes off, on and timed, globally and per block", "[config]") {
+  pio::test::TempDir dir;
+  const auto c = parse_config(
+      conf(dir, "v.conf",
+           "Verify on\n<ap_module>\n  ModuleName \"Simple Strided (read)\"\n  Verify TIMED\n"
+           "</ap_module>\n<ap_module>\n  ModuleName \"Simple Strided (write)\"\n</ap_module>\n"
+           "<ap_module>\n  ModuleName \"Simple Strided (write)\"\n  Verify off\n</ap_module>\n"));
+  CHECK(c.global.verify == pio::VerifyMode::Untimed);
+  REQUIRE(c.modules.size() == 3);
+  CHECK(c.modules[0].verify == pio::VerifyMode::Timed);   // any case, as every choice
+  CHECK(c.modules[1].verify == pio::VerifyMode::Untimed); // the global value
+  CHECK(c.modules[2].verify == pio::VerifyMode::Off);
+  CHECK(std::string(pio::to_string(pio::VerifyMode::Timed)) == "timed");
+  CHECK(pio::verify_mode("On") == pio::VerifyMode::Untimed);
+  CHECK(!pio::verify_mode("yes"));
+  // A bad value: file:line, the directive, the words it takes.
+  const auto e = error_of(conf(dir, "v2.conf", "TestFile t\nVerify sometimes\n"));
+  CHECK_THAT(e, Contains("v2.conf:2") && Contains("Verify") && Contains("'sometimes'") &&
+                    Contains("off, on, timed"));
+  const auto sweep = error_of(conf(dir, "v3.conf",
+                                   "<ap_module>\n  ModuleName \"Simple Strided (read)\"\n"
+                                   "  Sweep Verify on never\n</ap_module>\n"));
+  CHECK_THAT(sweep, Contains("v3.conf:3") && Contains("Verify") && Contains("never"));
 }
 
 TEST_CASE("blocks take global defaults, override them, and keep their own directives", "[config]") {
@@ -71,7 +95,7 @@ TEST_CASE("blocks take global defaults, override them, and keep their own direct
   CHECK(b.reps == 3);
   CHECK(b.settle_time == 0.5);
   CHECK(!b.collective); // the block's own value
-  CHECK(b.verify);      // the global value, though written after the block
+  CHECK(b.verify == pio::VerifyMode::Untimed); // the global value, though written after the block
   CHECK(b.test_file == "/x/y");
   CHECK(b.hints.at("cb_nodes") == "4");
   CHECK(b.hints.at("romio_ds_write") == "disable");

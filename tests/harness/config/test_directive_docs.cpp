@@ -58,7 +58,8 @@ TEST_CASE("--list-modules ends with the harness directives, limits included", "[
   CHECK_THAT(text, Contains("    ModuleReps         integer     block          repetitions of "
                             "every test [default: 1] [at least 1 and at most 1000000]"));
   CHECK_THAT(text, Contains("    StepTimeout        number      global         seconds a rank"));
-  CHECK_THAT(text, Contains("    Verify             on|off      global, block  stamp written"));
+  CHECK_THAT(text, Contains("    Verify             text        global, block  stamp written") &&
+                       Contains("[default: off] {off, on, timed}"));
   CHECK_THAT(text, Contains("    CsvFile            text        global         a CSV file"));
 }
 

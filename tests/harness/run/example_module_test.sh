@@ -32,7 +32,7 @@ assert len(mods) == 5, "expected 5 blocks, got %d" % len(mods)
 for m, (mode, path, header) in zip(mods, expect):
     assert m["module"] == "my_segments", m["module"]
     assert m["error"] is None, m["error"]
-    assert m["verify"] is True, "Verify is off in block %s" % m["module_name"]
+    assert m["verify"] == "on", "Verify is off in block %s" % m["module_name"]
     assert m["interface"] == interface, (m["interface"], interface)
     assert [t["label"] for t in m["tests"]] == ["4K", "64K"], [t["label"] for t in m["tests"]]
     for t in m["tests"]:

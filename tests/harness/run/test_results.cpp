@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "mpi_test.hpp"
+#include "pio/version.hpp"
 
 using pio::test::on_root;
 
@@ -23,7 +24,7 @@ TEST_CASE("the results document records what docs/results.md asks for", "[result
     std::ifstream f(dir.file("res.json"));
     const auto on_disk = nlohmann::json::parse(f);
     CHECK(on_disk == d);
-    CHECK(d.at("schema_version") == 2);
+    CHECK(d.at("schema_version") == pio::kResultsSchemaVersion);
     CHECK(d.at("tool") == "pio-bench");
     CHECK(!d.at("date").get<std::string>().empty());
     CHECK(d.at("mpi_library").get<std::string>().find("MPICH") != std::string::npos);

@@ -35,7 +35,7 @@ TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
   pio::ModuleContext mctx;
   mctx.rank = rank;
   mctx.size = size;
-  mctx.verify = true;
+  mctx.verify = pio::VerifyMode::Untimed;
   mctx.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
       {"Mode", {"read"}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
   BlocksModule module;

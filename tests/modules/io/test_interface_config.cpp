@@ -94,7 +94,7 @@ TEST_CASE("Sweep Interface mpiio,posix runs both and labels them apart; the inte
     CHECK(m[0]["interface_settings"] == nlohmann::json::object());
     CHECK(m[1]["interface_settings"] == nlohmann::json{{"ODirect", "off"}});
     // Verify on: the posix block read back and checked every byte it wrote.
-    CHECK(m[1]["verify"] == true);
+    CHECK(m[1]["verify"] == "on");
     CHECK(m[1]["tests"][0]["reps"][0]["bytes"] == 3 * 2048 * size());
     CHECK(m[1]["tests"][0]["hints_in_effect"] == nlohmann::json::object());
     CHECK(contains(ran.out, "== [1/2] simple_strided (write) Interface=mpiio TestFile="));

@@ -110,7 +110,7 @@ TEST_CASE("every swept setting has its own CSV column", "[sweep][csv]") {
       const auto &r = rows[1 + i];
       CHECK(r.at(units) == (i < 4 ? "1" : "2"));
       CHECK(r.at(sync) == ((i / 2) % 2 == 0 ? "true" : "false"));
-      CHECK(r.at(verify) == (i % 2 == 0 ? "false" : "true"));
+      CHECK(r.at(verify) == (i % 2 == 0 ? "off" : "on"));
       CHECK(r.at(hint) == "65536");
       CHECK(r.at(mode) == "write");
     }
