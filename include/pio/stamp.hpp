@@ -88,20 +88,22 @@ inline void stamp_fill(std::uint8_t *buf, std::int64_t len, int rank, std::int64
     buf[i] = stamp_detail::byte_at(key, offset + i);
 }
 
-/// Returns the index of the first byte of buf that is not the stamp, or -1 if all match.
+/// Returns the index of the first byte of buf that is not the stamp (each byte xor-ed with
+/// `mask`, as read-modify-write leaves it), or -1 if all match.
 inline std::int64_t stamp_mismatch(const std::uint8_t *buf, std::int64_t len, int rank,
-                                   std::int64_t offset, int generation = 0) {
+                                   std::int64_t offset, int generation = 0, std::uint8_t mask = 0) {
   const std::uint64_t key = stamp_key(rank, generation);
+  const std::uint64_t word_mask = mask * 0x0101010101010101ULL;
   const std::int64_t h = stamp_detail::head(offset, len);
   for (std::int64_t i = 0; i < h; ++i)
-    if (buf[i] != stamp_detail::byte_at(key, offset + i))
+    if (buf[i] != (stamp_detail::byte_at(key, offset + i) ^ mask))
       return i;
   std::int64_t i = h;
   for (; i + 8 <= len; i += 8)
-    if (stamp_detail::load(buf + i) != stamp_word(key, (offset + i) >> 3))
+    if (stamp_detail::load(buf + i) != (stamp_word(key, (offset + i) >> 3) ^ word_mask))
       break; // the byte is found below
   for (; i < len; ++i)
-    if (buf[i] != stamp_detail::byte_at(key, offset + i))
+    if (buf[i] != (stamp_detail::byte_at(key, offset + i) ^ mask))
       return i;
   return -1;
 }

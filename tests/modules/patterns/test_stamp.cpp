@@ -65,3 +65,16 @@ TEST_CASE("another rank, generation or place gives other bytes", "[stamp]") {
   CHECK(stamp_mismatch(buf.data(), 4096, 0, 1 << 20, 1) >= 0);
   CHECK(stamp_mismatch(buf.data(), 4096, 0, (1 << 20) + 8, 0) >= 0);
 }
+
+TEST_CASE("stamp_mismatch with a mask checks the stamp every byte of which is xor-ed", "[stamp]") {
+  const std::int64_t offset = 3, len = 29;
+  std::vector<std::uint8_t> buf(static_cast<size_t>(len));
+  stamp_fill(buf.data(), len, 4, offset, 1);
+  CHECK(stamp_mismatch(buf.data(), len, 4, offset, 1, 0x5A) == 0); // not yet modified
+  for (auto &b : buf)
+    b ^= 0x5A;
+  CHECK(stamp_mismatch(buf.data(), len, 4, offset, 1, 0x5A) == -1);
+  CHECK(stamp_mismatch(buf.data(), len, 4, offset, 1) == 0);
+  buf[20] ^= 0x5A; // one byte left unmodified, inside a word
+  CHECK(stamp_mismatch(buf.data(), len, 4, offset, 1, 0x5A) == 20);
+}
