@@ -77,7 +77,9 @@ TEST_CASE("StoneWallWearOut: ranks stopped at different counts all end with the 
                        << " units; at the stop min " << t.units_at_stop_min << " max "
                        << t.units_at_stop_max << "; stonewall " << t.stonewall_time
                        << " s, wear-out " << t.wear_out_time << " s, window " << t.aggregate_time
-                       << " s");
+                       << " s; elapsed " << t.elapsed << " s, units " << t.units << ", wore out "
+                       << t.wore_out << ", failure '" << (t.failure ? t.failure->message : "")
+                       << "'");
     bool ok = !t.failure && t.wore_out && m.count == t.units && t.units == t.units_at_stop_max;
     // Every rank ran the same count.
     std::int64_t lo = 0, hi = 0;
