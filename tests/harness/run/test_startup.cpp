@@ -44,7 +44,8 @@ TEST_CASE("start-up inputs survive their serialization byte for byte", "[startup
   pio::harness::ConfigSource s;
   s.path = "a.conf";
   s.included_from = "main.conf:3";
-  s.raw = std::string("WorkUnits ${N}\n# \xff\xfe not UTF-8\n", 35);
+  const char raw[] = "WorkUnits ${N}\n# \xff\xfe not UTF-8\n"; // bytes that are not UTF-8
+  s.raw = std::string(raw, sizeof raw - 1);
   s.sanitized = "WorkUnits 7\n";
   s.variables.push_back({"N", "7", true, false, "a.conf", 1});
   in.sources = {s, s};
