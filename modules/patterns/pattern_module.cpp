@@ -264,8 +264,7 @@ void PatternModule::after_work_unit(UnitContext &) {
     break;
   case TemporalMode::Read:
   case TemporalMode::ReRead:
-    r.from_memory();
-    r.check(r.stream, 0, 0, "data read");
+    r.check_read();
     break;
   case TemporalMode::ReadModifyWrite:
     r.check(r.read_back(), 0, kModifyMask, "modified data read back");

@@ -31,8 +31,8 @@ struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
   MPI_File file = MPI_FILE_NULL;
-  io::Interface *io =
-      nullptr; // the test's I/O interface (the harness's): every transfer goes through it
+  // The test's I/O interface (the harness's): every transfer goes through it.
+  io::Interface *io = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;  // ranks of the test
@@ -100,8 +100,8 @@ struct PatternModule::Run {
   /// transfer(false, collective).
   void read(bool collective);
 
-  /// Verify timed, inside the work unit: the bytes just read (generation 0) checked against
-  /// their stamps, as IOR -R checks each transfer inside its timed loop; throws as check().
+  /// The bytes just read (generation 0) checked against their stamps; throws as check(). Under
+  /// Verify timed inside the work unit (as IOR -R checks each transfer), under on after it.
   void check_read();
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
