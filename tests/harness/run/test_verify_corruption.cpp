@@ -2,31 +2,12 @@
 // it is changed behind the engine's back, and the read's verification names that offset.
 #include <catch2/catch.hpp>
 
+#include "blocks_module.hpp"
 #include "mpi_test.hpp"
 #include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
 
-namespace {
-
-/// Rank r's unit u: 64 bytes at (u * P + r) * 64.
-class Blocks : public pio::patterns::Geometry {
-public:
-  explicit Blocks(int size) : size_(size) {}
-  std::vector<pio::patterns::Extent> extents(int rank, std::int64_t unit) const override {
-    return {{(unit * size_ + rank) * 64, 64}};
-  }
-
-private:
-  int size_;
-};
-
-class BlocksModule : public pio::patterns::PatternModule {
-  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
-    return {{pattern_spec("64", 64), std::make_shared<Blocks>(ctx.size)}};
-  }
-};
-
-} // namespace
+using pio::test::BlocksModule;
 
 TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
   pio::test::TempDir dir;
@@ -55,15 +36,7 @@ TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
 
   // Corrupt the last rank's second unit, 5 bytes in, from rank 0.
   const std::int64_t bad = (1 * size + (size - 1)) * 64 + 5;
-  if (rank == 0) {
-    unsigned char c = 0;
-    MPI_File_read_at(file.get(), bad, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
-    c ^= 0x01;
-    MPI_File_write_at(file.get(), bad, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
-  }
-  MPI_File_sync(file.get());
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_File_sync(file.get());
+  pio::test::flip_file_byte(file.get(), bad);
 
   std::string error;
   for (std::int64_t u = 0; u < 2; ++u) {

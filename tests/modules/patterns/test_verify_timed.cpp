@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks_module.hpp"
 #include "mpi_test.hpp"
 #include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
@@ -14,48 +15,16 @@
 
 using pio::VerifyMode;
 using pio::test::all_ranks;
+using pio::test::BlocksModule;
+using pio::test::flip_file_byte;
 using pio::test::on_root;
 
 namespace {
-
-/// Rank r's unit u: 64 bytes at (u * P + r) * 64.
-class Blocks : public pio::patterns::Geometry {
-public:
-  explicit Blocks(int size) : size_(size) {}
-  std::vector<pio::patterns::Extent> extents(int rank, std::int64_t unit) const override {
-    return {{(unit * size_ + rank) * 64, 64}};
-  }
-
-private:
-  int size_;
-};
-
-class BlocksModule : public pio::patterns::PatternModule {
-  std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
-    return {{pattern_spec("64", 64), std::make_shared<Blocks>(ctx.size)}};
-  }
-};
 
 /// The first error a hook threw on this rank, and which hook threw it.
 struct Failure {
   std::string hook, message;
 };
-
-/// Flips one bit of the file at `offset` from rank 0, then makes it visible to every rank.
-void corrupt(MPI_File file, std::int64_t offset) {
-  MPI_File_sync(file); // the writer's bytes visible to rank 0 (MPI-IO's sync-barrier-sync)
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_File_sync(file);
-  if (pio::test::rank() == 0) {
-    unsigned char c = 0;
-    MPI_File_read_at(file, offset, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
-    c ^= 0x01;
-    MPI_File_write_at(file, offset, &c, 1, MPI_BYTE, MPI_STATUS_IGNORE);
-  }
-  MPI_File_sync(file);
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_File_sync(file);
-}
 
 /// Runs BlocksModule's two units in `mode` under `verify` by calling the module's methods as the
 /// harness does. Read modes: byte 5 of the last rank's second unit is corrupted after the file
@@ -85,7 +54,7 @@ Failure run_units(const std::string &mode, VerifyMode verify, std::int64_t bad) 
   module.describe_test(test);
   const bool writes = mode == "write" || mode == "re-write";
   if (!writes)
-    corrupt(file.get(), bad);
+    flip_file_byte(file.get(), bad);
 
   Failure failure;
   auto call = [&](const char *hook, auto &&method) {
@@ -105,7 +74,7 @@ Failure run_units(const std::string &mode, VerifyMode verify, std::int64_t bad) 
     call("before_work_unit", [&] { module.before_work_unit(unit); });
     call("work_unit", [&] { module.work_unit(unit); });
     if (writes && u == 1)
-      corrupt(file.get(), bad);
+      flip_file_byte(file.get(), bad);
     call("after_work_unit", [&] { module.after_work_unit(unit); });
   }
   module.cleanup_test(test);
