@@ -69,6 +69,37 @@ def pio_env(ini_path, scratch, rnd_units):
             "IO500_RESULTS": os.path.join(scratch, "pio.json")}
 
 
+def nojournal_ext4(path, sys_root="/sys"):
+    """The block device's name when `path` (or its nearest existing parent) lies on an ext4 file
+    system without a journal, else None. There, every inode allocation skips the inodes deleted
+    in the last 60 s, 360 s while their inode-table block is dirty (Linux fs/ext4/ialloc.c,
+    recently_deleted), one buffer lookup each: creates after a large delete slow down by up
+    to 10x."""
+    path = os.path.abspath(path)
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    dev = os.stat(path).st_dev
+    block = os.path.join(sys_root, "dev", "block", f"{os.major(dev)}:{os.minor(dev)}")
+    name = os.path.basename(os.path.realpath(block))
+    try:
+        with open(os.path.join(sys_root, "fs", "ext4", name, "journal_task")) as f:
+            return name if f.read().strip() == "<none>" else None
+    except OSError:
+        return None
+
+
+def warn_nojournal(dirs, sys_root="/sys"):
+    """One line on stderr per directory of `dirs` that lies on ext4 without a journal."""
+    for d in dirs:
+        name = nojournal_ext4(d, sys_root)
+        if name:
+            print(f"compare-io500: warning: {d} is on ext4 without a journal ({name}): its "
+                  f"creates skip every inode deleted in the last 60-360 s, so each run's "
+                  f"creates slow down after the previous run's deletes, by up to 10x; compare "
+                  f"on a file system with a journal (docs/io500.md, \"Side by side\")",
+                  file=sys.stderr, flush=True)
+
+
 def load():
     """The 1-minute load average (uptime's first figure)."""
     with open("/proc/loadavg") as f:
@@ -240,6 +271,10 @@ def run(a):
     os.makedirs(a.dir, exist_ok=True)
     env = pio_env(a.ini, os.path.abspath(a.dir), a.rnd_units)
     print("pio settings: " + " ".join(f"{k}={v}" for k, v in sorted(env.items())))
+    ini = configparser.ConfigParser()
+    ini.read(a.ini)
+    warn_nojournal([a.dir, ini.get("global", "datadir")])
+
     rounds = []
     for r in range(a.rounds):
         order = ["io500", "pio"] if r % 2 == 0 else ["pio", "io500"]

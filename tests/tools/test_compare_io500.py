@@ -156,3 +156,51 @@ def test_vmstat_reads_the_counters_and_the_memory_handed_to_the_host(tool, tmp_p
         "workingset_refault_file": 42, "pgmajfault": 3, "page_reporting_kib": 178657404}
     assert cmp.vmstat(str(proc), str(tmp_path / "absent")) == {
         "workingset_refault_file": 42, "pgmajfault": 3}
+
+
+def _fake_sys(root, path, device, journal_task):
+    """A /sys holding `path`'s device as `device`, an ext4 whose journal_task says journal_task
+    (None: no ext4 entry for the device)."""
+    dev = os.stat(path).st_dev
+    (root / "devices" / "virtual" / "block" / device).mkdir(parents=True, exist_ok=True)
+    (root / "dev" / "block").mkdir(parents=True, exist_ok=True)
+    link = root / "dev" / "block" / f"{os.major(dev)}:{os.minor(dev)}"
+    if not link.is_symlink():
+        link.symlink_to(f"../../devices/virtual/block/{device}")
+    if journal_task is not None:
+        (root / "fs" / "ext4" / device).mkdir(parents=True, exist_ok=True)
+        (root / "fs" / "ext4" / device / "journal_task").write_text(journal_task + "\n")
+
+
+def test_nojournal_ext4_names_only_an_ext4_without_a_journal(tool, tmp_path):
+    """nojournal_ext4(): the device of an ext4 whose journal_task is <none>; None for an ext4
+    with a journal and for a file system that is not ext4; a path not made yet is judged by its
+    nearest existing parent."""
+    cmp = tool("compare-io500.py")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    bare, journaled, other = tmp_path / "bare", tmp_path / "journaled", tmp_path / "other"
+    _fake_sys(bare, data_dir, "vdz", "<none>")
+    _fake_sys(journaled, data_dir, "vdz", "1234")
+    _fake_sys(other, data_dir, "vdz", None)
+    assert cmp.nojournal_ext4(str(data_dir), str(bare)) == "vdz"
+    assert cmp.nojournal_ext4(str(data_dir / "not" / "made"), str(bare)) == "vdz"
+    assert cmp.nojournal_ext4(str(data_dir), str(journaled)) is None
+    assert cmp.nojournal_ext4(str(data_dir), str(other)) is None
+
+
+def test_warn_nojournal_names_the_directory_the_device_and_the_way_out(tool, tmp_path, capsys):
+    """warn_nojournal(): one warning per directory on an ext4 without a journal, on stderr,
+    naming the directory, the device and what to do; nothing for a journaled one."""
+    cmp = tool("compare-io500.py")
+    bare, journaled = tmp_path / "bare", tmp_path / "journaled"
+    _fake_sys(bare, tmp_path, "vdz", "<none>")
+    _fake_sys(journaled, tmp_path, "vdz", "1234")
+    cmp.warn_nojournal([str(tmp_path / "a"), str(tmp_path / "b")], str(bare))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].startswith(f"compare-io500: warning: {tmp_path / 'a'} is on ext4 without a "
+                             "journal (vdz): ")
+    assert "compare on a file system with a journal" in err[1]
+    cmp.warn_nojournal([str(tmp_path / "a")], str(journaled))
+    assert capsys.readouterr().err == ""
