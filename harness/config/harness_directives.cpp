@@ -171,8 +171,8 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({{"Verify", T::Text, to_string(VerifyMode::Off),
                 "stamp written data (rank, offset) and check it after writes and on reads: on = "
                 "in the untimed methods; timed = inside the timed work unit (it stamps before a "
-                "write, checks after a read, as IOR -R does; pattern modules only; "
-                "docs/timing.md)",
+                "write, checks after a read, as IOR -R does; pattern modules and metadata's "
+                "read only; docs/timing.md)",
                 verify_mode_words()},
                S::Both,
                kExt,

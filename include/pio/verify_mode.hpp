@@ -55,7 +55,7 @@ inline bool untimed_verify_only(VerifyMode m, const std::string &module) {
                          module + " checks its data only outside the timed work unit and "
                                   "cannot run with Verify timed",
                          "write Verify on (or off) in this block; Verify timed is for the "
-                         "pattern modules (a global Verify line reaches every block)");
+                         "pattern modules and metadata (a global Verify line reaches every block)");
   return m == VerifyMode::Untimed;
 }
 

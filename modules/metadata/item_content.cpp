@@ -52,7 +52,7 @@ void ItemContent::check(const char *path, const char *buf, std::int64_t item) {
   char found[8], want[8];
   std::snprintf(found, sizeof found, "0x%02x", static_cast<unsigned char>(buf[at]));
   std::snprintf(want, sizeof want, "0x%02x", expected(item, at));
-  throw Error("VerifyRead: " + std::string(path) + " (item " + std::to_string(item) + " of rank " +
+  throw Error("Verify: " + std::string(path) + " (item " + std::to_string(item) + " of rank " +
                   std::to_string(owner_) + "): byte " + std::to_string(at) + " of " +
                   std::to_string(buf_.size()) + " is " + found + ", expected " + want,
               "the file changed between create and read: nothing else may write into the test "

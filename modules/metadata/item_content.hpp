@@ -24,7 +24,7 @@ public:
   /// The byte item i holds at `offset`.
   std::uint8_t expected(std::int64_t item, std::int64_t offset);
   /// Throws pio::Error naming the path, item, owner, offset, found and expected byte if buf is
-  /// not item i's (VerifyRead, mdtest -X).
+  /// not item i's (Verify on or timed, mdtest -X).
   void check(const char *path, const char *buf, std::int64_t item);
 
 private:

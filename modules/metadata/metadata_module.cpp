@@ -125,7 +125,7 @@ public:
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
     find_all_ = s.text("FindRanks") == "all";
-    verify_read_ = s.flag("VerifyRead");
+    verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/metadata.md)
     create_sync_ = s.flag("CreateSync");
     std::vector<pio::TestSpec> tests;
     bool any_created = false;
@@ -158,8 +158,6 @@ public:
                      {"stonewall_s", std::to_string(stonewall_s_)},
                      {"item_calls", mpiio_ ? "mpiio" : "posix"},
                      {"writeback", writeback_ && st.op != Op::Create ? "on" : "off"}};
-      if (st.op == Op::Read)
-        spec.params["verify_read"] = verify_read_ ? "on" : "off";
       if (st.op == Op::Create)
         spec.params["create_sync"] = create_sync_ ? "on" : "off";
       if (find)
@@ -245,17 +243,9 @@ public:
         stat_item(paths.path(i), t.size);
       return t.count;
     }
-    case Op::Read: {
-      ItemPaths paths(t.g, shifted(st.op));
-      ItemContent &content = reads_[static_cast<int>(st.tree)];
-      for (std::int64_t i = 0; i < t.count; ++i) {
-        const char *path = paths.path(i);
-        read(path, t.size);
-        if (verify_read_) // mdtest -X: every byte, inside the timed phase
-          content.check(path, buf_.data(), i);
-      }
+    case Op::Read: // Verify timed: mdtest -X, every byte checked inside the timed phase
+      read_items(st.tree, verify_ == pio::VerifyMode::Timed);
       return t.count;
-    }
     case Op::Remove: {
       ItemPaths paths(t.g, rank_);
       for (std::int64_t i = 0; i < t.count; ++i)
@@ -279,6 +269,13 @@ public:
     }
     }
     return 0;
+  }
+
+  // Verify on: the read phase's check, untimed: every item read again and every byte compared.
+  void after_work_unit(pio::UnitContext &unit) override {
+    const Step st = steps_.at(static_cast<size_t>(unit.test->test_index));
+    if (st.op == Op::Read && verify_ == pio::VerifyMode::Untimed)
+      read_items(st.tree, true);
   }
 
   void cleanup_module(const pio::ModuleContext &ctx) override {
@@ -369,6 +366,19 @@ private:
   void read(const char *path, std::int64_t size) {
     mpiio_ ? read_item_mpiio(path, buf_.data(), size) : read_item(path, buf_.data(), size);
   }
+  /// Reads each item of tree l that this rank reads (RankShift applied); with check, compares
+  /// every byte with what create wrote into it (ItemContent::check throws at the first wrong one).
+  void read_items(Layout l, bool check) {
+    const Tree &t = tree(l);
+    ItemPaths paths(t.g, shifted(Op::Read));
+    ItemContent &content = reads_[static_cast<size_t>(l)];
+    for (std::int64_t i = 0; i < t.count; ++i) {
+      const char *path = paths.path(i);
+      read(path, t.size);
+      if (check)
+        content.check(path, buf_.data(), i);
+    }
+  }
 
   /// The rank whose items this rank works on: mdtest -N, so that a client's cache of what it
   /// created itself does not answer the stat or read (only with more than one rank).
@@ -404,7 +414,8 @@ private:
   std::int64_t shift_ = 1;
   double stonewall_s_ = 0;
   bool keep_ = false, find_all_ = true, mpiio_ = false, writeback_ = false;
-  bool verify_read_ = false, create_sync_ = false;
+  bool create_sync_ = false;
+  pio::VerifyMode verify_ = pio::VerifyMode::Off;
   FindRule rule_;
   std::vector<Step> steps_;
   std::vector<ItemContent> writes_, reads_; ///< per tree: this rank's items, those it reads
@@ -478,10 +489,6 @@ pio::ModuleInfo info() {
                          "before each stat / read / find / remove phase, syncfs the test "
                          "directory's file system on every rank, untimed (IO500's other phases "
                          "leave the items written back before them)"},
-      pio::DirectiveSpec{"VerifyRead", T::Flag, "off",
-                         "read checks every byte of each item inside the timed phase (mdtest -X, "
-                         "IO500's mdtest-hard-read); a mismatch stops the run naming the item, "
-                         "the byte, what was found and what was expected"},
       pio::DirectiveSpec{"CreateSync", T::Flag, "off",
                          "each rank calls sync(2) at the end of every create, inside the timed "
                          "phase (mdtest -Y, IO500's mdtest-easy-write and mdtest-hard-write)"},

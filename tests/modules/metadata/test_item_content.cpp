@@ -1,5 +1,5 @@
 // The bytes of each item (mdtest's write buffer, stamped per item inside the create) and the
-// check VerifyRead makes of each item read (mdtest -X).
+// check Verify on / timed makes of each item read (mdtest -X).
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -70,7 +70,7 @@ TEST_CASE("the check passes the right bytes and names the first wrong one") {
     c.check("/t/file.1.42", read.data(), 42);
     FAIL("no error");
   } catch (const pio::Error &e) {
-    CHECK(std::string(e.what()) == std::string("VerifyRead: /t/file.1.42 (item 42 of rank 1): "
+    CHECK(std::string(e.what()) == std::string("Verify: /t/file.1.42 (item 42 of rank 1): "
                                                "byte 1000 of 3901 is ") +
                                        hex[0] + ", expected " + hex[1]);
     CHECK(e.hint().find("nothing else may write into the test directory") != std::string::npos);

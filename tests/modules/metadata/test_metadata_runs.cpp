@@ -1,6 +1,7 @@
 // The metadata module through the harness, at 1, 2 and 4 ranks: exact trees and counts, easy
 // and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out;
-// Writeback's syncfs, CreateSync's sync and VerifyRead's check of the bytes read.
+// Writeback's syncfs, CreateSync's sync and Verify's check of the bytes read (timed: in the read's
+// work unit, on: in its after_work_unit).
 #include <catch2/catch.hpp>
 
 #include <dirent.h>
@@ -350,7 +351,8 @@ TEST_CASE("a Writeback value other than on or off is a located config error") {
   REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
 }
 
-TEST_CASE("VerifyRead: a byte changed between create and read stops the read naming it") {
+TEST_CASE("Verify: a byte changed between create and read stops the read naming it, timed in "
+          "work_unit, on in after_work_unit, off never") {
   pio::test::TempDir dir;
   const std::string top = dir.file("md");
   pio::metadata::Geometry g;
@@ -363,11 +365,15 @@ TEST_CASE("VerifyRead: a byte changed between create and read stops the read nam
   const std::uint8_t want = pio::metadata::ItemContent(0, 3901).expected(5, 1000);
   char message[256];
   std::snprintf(message, sizeof message,
-                "VerifyRead: %s (item 5 of rank 0): byte 1000 of 3901 is 0x%02x, expected 0x%02x",
+                "Verify: %s (item 5 of rank 0): byte 1000 of 3901 is 0x%02x, expected 0x%02x",
                 victim.c_str(), want ^ 0xffu, want);
-  for (const bool verify : {true, false})
+  // The harness names the method that threw: the check's place, timed or not.
+  const std::string in_unit = std::string("work_unit: ") + message,
+                    after_unit = std::string("after_work_unit: ") + message;
+  for (const std::string verify : {"timed", "on", "off"})
     for (const bool corrupt : {true, false}) {
-      INFO("VerifyRead " << verify << ", a byte changed " << corrupt);
+      INFO("Verify " << verify << ", a byte changed " << corrupt);
+      const bool checks = verify != "off";
       bool changed = false;
       pio::test::set_syncfs_hook([&] {
         if (!corrupt || changed || pio::test::rank() != 0)
@@ -380,27 +386,51 @@ TEST_CASE("VerifyRead: a byte changed between create and read stops the read nam
         ::close(fd);
       });
       const auto ran = pio::test::run_config(
-          dir, std::string("verify-") + (verify ? "on" : "off") + (corrupt ? "-changed" : ""),
-          block(top, std::string("Mode hard\nItems 7\nFileSize 3901\nPhases create read\n"
-                                 "Writeback on\n") +
-                         (verify ? "VerifyRead on\n" : "")));
+          dir, "verify-" + verify + (corrupt ? "-changed" : ""),
+          block(top, "Mode hard\nItems 7\nFileSize 3901\nPhases create read\nWriteback on\n"
+                     "Verify " +
+                         verify + "\n"));
       pio::test::set_syncfs_hook({});
       REQUIRE(all_ranks(pio::test::rank() != 0 || changed == corrupt));
-      REQUIRE(all_ranks((ran.exit_code == 0) == !(verify && corrupt)));
+      REQUIRE(all_ranks((ran.exit_code == 0) == !(checks && corrupt)));
       REQUIRE(on_root([&] {
         const std::string msg = ran.err + ran.results.dump();
         INFO(msg);
         const bool named = msg.find(message) != std::string::npos;
-        CHECK(named == (verify && corrupt));
+        // "after_work_unit: <message>" holds "work_unit: <message>": timed must not hold the
+        // former.
+        const bool after = msg.find(after_unit) != std::string::npos;
+        const bool where =
+            verify == "timed" ? msg.find(in_unit) != std::string::npos && !after : after;
+        CHECK(named == (checks && corrupt));
+        if (checks && corrupt)
+          CHECK(where);
         if (!corrupt) {
-          const auto &read = ran.results["modules"][0]["tests"][1];
-          CHECK(read["params"]["verify_read"] == (verify ? "on" : "off"));
-          CHECK(read["reps"][0]["ops"] == 7 * pio::test::size());
+          const auto &m = ran.results["modules"][0];
+          CHECK(m["verify"] == verify);
+          CHECK(m["tests"][1]["params"]["phase"] == "read");
+          CHECK(m["tests"][1]["params"].count("verify_read") == 0);
+          CHECK(m["tests"][1]["reps"][0]["ops"] == 7 * pio::test::size());
         }
         CHECK(!pio::test::exists(top));
-        return named == (verify && corrupt) && !pio::test::exists(top);
+        return named == (checks && corrupt) && (!named || where) && !pio::test::exists(top);
       }));
     }
+}
+
+TEST_CASE("VerifyRead is no directive any more: a located unknown-directive error") {
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(dir, "bad", block(dir.file("md"), "VerifyRead on\n"));
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(on_root([&] {
+    INFO(ran.err);
+    const bool located =
+        ran.err.find("bad.conf:4: unknown directive 'VerifyRead' for module metadata") !=
+        std::string::npos;
+    CHECK(located);
+    return located;
+  }));
+  REQUIRE(all_ranks(!pio::test::exists(dir.file("md"))));
 }
 
 TEST_CASE("CreateSync on: each rank calls sync once at the end of every create, never when off") {
