@@ -4,34 +4,18 @@
 
 #include "blocks_module.hpp"
 #include "mpi_test.hpp"
-#include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
-
-using pio::test::BlocksModule;
 
 TEST_CASE("Verify names the first corrupted byte of a read", "[verify]") {
   pio::test::TempDir dir;
   const std::string path = dir.file("corrupt.dat");
   const int rank = pio::test::rank(), size = pio::test::size();
-  pio::ModuleContext mctx;
-  mctx.rank = rank;
-  mctx.size = size;
-  mctx.verify = pio::VerifyMode::Untimed;
-  mctx.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
-      {"Mode", {"read"}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
-  BlocksModule module;
-  const auto tests = module.init_module(mctx);
-  REQUIRE(pio::test::all_ranks(tests.size() == 1));
-  pio::TestSpec spec = tests[0];
-  REQUIRE(pio::test::all_ranks(spec.phases.at(0).work_units == 2));
-  pio::File file(MPI_COMM_WORLD, path, MPI_MODE_RDWR | MPI_MODE_CREATE, pio::Info());
-  pio::TestContext test(mctx, spec);
-  test.comm = MPI_COMM_WORLD;
-  test.rank = rank;
-  test.size = size;
-  test.file = file.get();
-  pio::io::MpiIo io(file.get());
-  test.io = &io;
+  pio::test::BlocksTest bt(path, "read", pio::VerifyMode::Untimed, true);
+  REQUIRE(pio::test::all_ranks(bt.tests.size() == 1));
+  REQUIRE(pio::test::all_ranks(bt.tests[0].phases.at(0).work_units == 2));
+  auto &module = bt.module;
+  auto &file = bt.file;
+  auto &test = bt.test;
   module.describe_test(test); // writes the stamped data every rank will read
 
   // Corrupt the last rank's second unit, 5 bytes in, from rank 0.

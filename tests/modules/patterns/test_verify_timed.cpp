@@ -9,13 +9,11 @@
 
 #include "blocks_module.hpp"
 #include "mpi_test.hpp"
-#include "pio/io/mpiio.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/stamp.hpp"
 
 using pio::VerifyMode;
 using pio::test::all_ranks;
-using pio::test::BlocksModule;
 using pio::test::flip_file_byte;
 using pio::test::on_root;
 
@@ -33,24 +31,10 @@ struct Failure {
 /// offsets whatever view the engine set.
 Failure run_units(const std::string &mode, VerifyMode verify, std::int64_t bad) {
   pio::test::TempDir dir;
-  const int rank = pio::test::rank(), size = pio::test::size();
-  pio::ModuleContext mctx;
-  mctx.rank = rank;
-  mctx.size = size;
-  mctx.verify = verify;
-  mctx.use_file_view = false;
-  mctx.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
-      {"Mode", {mode}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
-  BlocksModule module;
-  auto tests = module.init_module(mctx);
-  pio::File file(MPI_COMM_WORLD, dir.file("v.dat"), MPI_MODE_RDWR | MPI_MODE_CREATE, pio::Info());
-  pio::TestContext test(mctx, tests.at(0));
-  test.comm = MPI_COMM_WORLD;
-  test.rank = rank;
-  test.size = size;
-  test.file = file.get();
-  pio::io::MpiIo io(file.get());
-  test.io = &io;
+  pio::test::BlocksTest bt(dir.file("v.dat"), mode, verify, false);
+  auto &module = bt.module;
+  auto &file = bt.file;
+  auto &test = bt.test;
   module.describe_test(test);
   const bool writes = mode == "write" || mode == "re-write";
   if (!writes)
