@@ -35,6 +35,23 @@ public:
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
+/// The files this block shares with other blocks of the run (FilesFrom, docs/running.md,
+/// "Blocks that share files"): its test files and the directories it claims are one chain's,
+/// made by the chain's first block, kept by the harness from block to block and removed by it
+/// after the chain's last block (or at the run's end). Every block of a chain runs on the same
+/// ranks and uses the same TestFile.
+struct SharedFiles {
+  /// An earlier block made the files and the claimed directories: use them as they are (no
+  /// untimed preparing, no re-creating; a claim of the same path succeeds, the directory is not
+  /// empty). The harness caps each phase at the units the earlier block's same test and phase
+  /// completed on this rank (a stonewalled write leaves fewer).
+  bool made_earlier = false;
+  /// A later block uses them: leave every file and item in place at the block's end (the
+  /// harness removes them after the last block of the chain); write data a reader can check
+  /// (the stamp of pio/stamp.hpp) even when this block verifies nothing.
+  bool used_later = false;
+};
+
 /// Module-wide context (Table A.1): valid from init_module to cleanup_module.
 struct ModuleContext {
   MPI_Comm comm = MPI_COMM_WORLD; ///< all ranks of the block (its Processes ranks, else the run)
@@ -50,6 +67,7 @@ struct ModuleContext {
   io::Options io;                 ///< Interface and its settings: how the test files are opened
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
+  SharedFiles shared; ///< FilesFrom: files an earlier block made, or a later block uses
   /// This block's share of the run's SuiteTime for one repetition of its tests, in seconds; 0
   /// when the run has no SuiteTime, the module has no ModuleInfo::time_directive or the block
   /// sets that directive itself (which then wins). A module with a time directive uses this

@@ -15,8 +15,9 @@ namespace pio {
 /// suite's time budget (ModuleInfo::time_directive, ModuleContext::time_budget_s,
 /// ModuleResult::time_budget_s) and Output::Figure (the console shows the figure, not the tests).
 /// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
-/// VerifyMode, pio/verify_mode.hpp: off, on, timed).
-inline constexpr int kApiVersion = 7;
+/// VerifyMode, pio/verify_mode.hpp: off, on, timed). Version 8: ModuleContext::shared (FilesFrom:
+/// files an earlier block made or a later block uses).
+inline constexpr int kApiVersion = 8;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.4.0";
