@@ -34,22 +34,54 @@ for label in ("ior-easy-write", "ior-hard-write", "ior-rnd4K-easy-read"):
                               - p["aggregate_time_s"]) < 1e-6)
                 if not ok:
                     sys.exit("FAIL: %s phase %s: %s" % (label, p["label"], p))
-# The metadata phases after the creates start on written-back files (Writeback on): a flush per
-# phase that is not a create, recorded in the test's params and the figure's writeback table.
-md = next(b for b in doc["modules"] if b["label"] == "mdtest")
-later = [t["label"] for t in md["tests"] if t["params"]["phase"] != "create"]
-flag = {t["label"]: t["params"]["writeback"] for t in md["tests"]}
-if len(later) != 6 or any(flag[l] != ("on" if l in later else "off") for l in flag):
-    sys.exit("FAIL: mdtest writeback params: %s" % flag)
-wb = [t for t in md["figure"]["tables"] if t["name"].startswith("writeback")]
-if not wb or [r[0] for r in wb[0]["rows"]] != later:
-    sys.exit("FAIL: mdtest writeback table %s, phases %s" % (wb, later))
-# IO500's -Y on the creates; -X on mdtest-hard-read and -R on the ior reads are Verify timed,
-# the writes and ior-rnd4K-easy-read verify nothing.
-for t in md["tests"]:
-    if t["params"]["phase"] == "create" and t["params"].get("create_sync") != "on":
-        sys.exit("FAIL: mdtest %s: create_sync is %s" % (t["label"], t["params"].get("create_sync")))
-timed = {"mdtest", "ior-easy-read", "ior-hard-read"}
+# IO500's order, one block per phase, sharing files as IO500's phases do (FilesFrom).
+order = ["ior-easy-write", "mdtest-easy-write", "ior-hard-write", "mdtest-hard-write", "find",
+         "ior-easy-read", "mdtest-easy-stat", "ior-hard-read", "mdtest-hard-stat",
+         "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete", "ior-rnd4K-easy-read"]
+labels = [b["label"] for b in doc["modules"]]
+if labels != order:
+    sys.exit("FAIL: blocks %s, IO500's order %s" % (labels, order))
+chain = {"ior-easy-read": "ior-easy-write", "ior-hard-read": "ior-hard-write",
+         "mdtest-hard-write": "mdtest-easy-write", "find": "mdtest-hard-write",
+         "mdtest-easy-stat": "find", "mdtest-hard-stat": "mdtest-easy-stat",
+         "mdtest-easy-delete": "mdtest-hard-stat", "mdtest-hard-read": "mdtest-easy-delete",
+         "mdtest-hard-delete": "mdtest-hard-read"}
+for b in doc["modules"]:
+    if b.get("files_from") != chain.get(b["label"]):
+        sys.exit("FAIL: %s: files_from %s, expected %s" % (b["label"], b.get("files_from"),
+                                                          chain.get(b["label"])))
+    if b.get("error") or any(t.get("error") for t in b["tests"]):
+        sys.exit("FAIL: %s failed: %s" % (b["label"], b))
+# The reads read every unit the writes completed (no more: the writes were stonewalled).
+units = {b["label"]: b["tests"][0]["reps"][0]["phases"][0]["units"] for b in doc["modules"]}
+for r, w in (("ior-easy-read", "ior-easy-write"), ("ior-hard-read", "ior-hard-write")):
+    if units[r] != units[w]:
+        sys.exit("FAIL: %s read %d units, %s wrote %d" % (r, units[r], w, units[w]))
+# Each metadata phase works on the items its creates made: stat/read/delete count them all.
+md = {b["label"]: b for b in doc["modules"] if b["module"] == "metadata"}
+for tree in ("easy", "hard"):
+    made = md["mdtest-%s-write" % tree]["tests"][0]["reps"][0]["bytes"]
+    for l in md:
+        if l.startswith("mdtest-%s-" % tree) and l != "mdtest-%s-write" % tree:
+            got = md[l]["tests"][0]["reps"][0]["bytes"]
+            if got != made:
+                sys.exit("FAIL: %s worked on %d items, mdtest-%s-write made %d" % (l, got, tree,
+                                                                                 made))
+# The metadata phases after the creates start on written-back files (Writeback on): a flush
+# before each phase that is not a create, recorded in the test's params and the figure's table.
+for l, b in md.items():
+    t = b["tests"][0]
+    create = t["params"]["phase"] == "create"
+    if t["params"]["writeback"] != ("off" if create else "on"):
+        sys.exit("FAIL: %s writeback param %s" % (l, t["params"]["writeback"]))
+    wb = [x for x in (b.get("figure") or {}).get("tables", []) if x["name"].startswith("writeback")]
+    if create == bool(wb):
+        sys.exit("FAIL: %s writeback table %s" % (l, wb))
+    # IO500's -Y on the creates.
+    if create and t["params"].get("create_sync") != "on":
+        sys.exit("FAIL: %s: create_sync is %s" % (l, t["params"].get("create_sync")))
+# -X on mdtest-hard-read and -R on the ior reads are Verify timed; the rest verify nothing.
+timed = {"mdtest-hard-read", "ior-easy-read", "ior-hard-read"}
 for b in doc["modules"]:
     if b["verify"] != ("timed" if b["label"] in timed else "off"):
         sys.exit("FAIL: %s: verify is %s" % (b["label"], b["verify"]))
