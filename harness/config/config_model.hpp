@@ -81,6 +81,9 @@ struct ModuleBlock {
   std::string label;                            ///< Label ("" = derived, see block_label.hpp)
   std::string label_file;                       ///< where Label is written
   int label_line = 0;                           ///< where Label is written
+  /// FilesFrom as written (name empty: none): the Label of the earlier block whose files this
+  /// block works on (plan/shared_files.hpp).
+  DirectiveLine files_from;
   /// Processes (or Sweep Processes) as written: the counts of ranks the block runs on (name
   /// empty: none; the block runs on every rank of the run).
   DirectiveLine processes_line;

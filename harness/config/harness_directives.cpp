@@ -386,6 +386,20 @@ std::vector<HarnessDirective> make_table() {
                  b.block.label_file = file;
                  b.block.label_line = line;
                }});
+  t.push_back(
+      {{"FilesFrom", T::Text, "",
+        "work on the test files and directories the block with this Label made earlier "
+        "in the run (IOR -E, IO500's read phases): no untimed preparing, each phase capped "
+        "at the units that block's same test completed; the harness keeps the files from "
+        "block to block and removes them after the chain's last block (docs/configuration.md, "
+        "\"Blocks that share files\")"},
+       S::Block,
+       kExt,
+       "<label>",
+       nullptr,
+       [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+         b.block.files_from = DirectiveLine{"FilesFrom", w, file, line};
+       }});
   t.push_back({{"Processes", T::Texts, "",
                 "run the block (every test, init to cleanup) on the first n ranks of the run, the "
                 "others idle; several counts run it once per count (as Sweep Processes); all = "

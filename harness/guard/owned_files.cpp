@@ -120,6 +120,8 @@ void OwnedFiles::claim(const std::string &path, const TreeRules *trees) {
   if (::lstat(path.c_str(), &st) == 0)
     return; // allowed to write it (Overwrite), never to delete it
   created_.insert(path);
+  if (trees)
+    trees_[path] = *trees;
   if (write_owner_record(path, trees)) {
     records_.insert(path);
     // A directory holding items when the process dies keeps its record: the next run needs it.
@@ -141,10 +143,23 @@ bool OwnedFiles::release(const std::string &path) {
   if (keep_)
     return false;
   created_.erase(path);
+  trees_.erase(path);
   untrack_created(path);
   // A directory a module claimed (the metadata module's test directory): removed if empty;
   // whatever is left inside it was not made by this run.
   return ::unlink(path.c_str()) == 0 || (errno == EISDIR && ::rmdir(path.c_str()) == 0);
+}
+
+std::string OwnedFiles::empty_tree(const std::string &path) {
+  const auto rules = trees_.find(path);
+  struct stat st;
+  if (keep_ || rules == trees_.end() || !created_.count(path) || ::lstat(path.c_str(), &st) != 0 ||
+      !S_ISDIR(st.st_mode))
+    return {};
+  const TreeSweep sweep = sweep_tree(path, rules->second);
+  if (!sweep.foreign.empty())
+    return path + " holds " + sweep.foreign + " (" + sweep.why + "), which this run did not make";
+  return remove_swept(sweep);
 }
 
 void OwnedFiles::stamp(const std::string &path, bool open) {

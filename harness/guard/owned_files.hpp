@@ -37,6 +37,10 @@ public:
   /// Deletes path (and its owner record) if this run created it and keep is off; with keep,
   /// only the record goes (the file is the user's now). Returns true if path was deleted.
   bool release(const std::string &path);
+  /// Empties a directory this run claimed with tree rules, by those rules alone (tree_sweep.hpp):
+  /// what a chain of blocks left when its last block did not run. Returns "" if it is empty now
+  /// (or is no such directory, or keep is on), else why nothing or not everything was removed.
+  std::string empty_tree(const std::string &path);
   /// True if this run created path.
   bool created(const std::string &path) const { return created_.count(path) != 0; }
   /// Records in path's owner record the file as it is now (device, inode, size, modification
@@ -54,6 +58,7 @@ private:
   bool clean_stale_;
   std::set<std::string> created_;
   std::set<std::string> records_;              ///< paths whose owner record this run wrote
+  std::map<std::string, TreeRules> trees_;     ///< claimed directories -> their rules
   std::map<std::string, std::string> stamped_; ///< path -> its state at the last stamp
 };
 

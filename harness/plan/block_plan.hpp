@@ -9,14 +9,25 @@
 
 namespace pio::harness {
 
+/// Where a block stands in a chain of blocks sharing files (FilesFrom, shared_files.hpp).
+struct FileChain {
+  int self = 0;            ///< this block's index in the plan
+  int source = -1;         ///< the block FilesFrom names (-1: none, the block makes its own files)
+  int first = 0;           ///< the chain's first block, which made the files (self if none)
+  bool used_later = false; ///< a later block of its chain runs: its files stay after it
+  bool last = true;        ///< no later block of the chain: its files go after this block
+};
+
 /// One block, resolved: which module of which library, with its validated settings.
 struct ModulePlan {
   const ModuleBlock *block = nullptr;
   const LoadedLibrary *library = nullptr;
   const ModuleInfo *info = nullptr;
   Settings settings;
-  std::string label; ///< the block's label (block_label.hpp), unique in the run
+  std::string label;        ///< the block's label (block_label.hpp), unique in the run
   double time_budget_s = 0; ///< the block's share of SuiteTime, all repetitions (suite_time.hpp)
+  std::string test_file;    ///< the TestFile its tests use: its own, the global one or its chain's
+  FileChain chain;          ///< the blocks it shares files with (shared_files.hpp)
 };
 
 } // namespace pio::harness

@@ -3,6 +3,7 @@
 #include "config/config_error.hpp"
 #include "plan/block_label.hpp"
 #include "plan/module_directives.hpp"
+#include "plan/shared_files.hpp"
 #include "plan/suite_time.hpp"
 
 #include <algorithm>
@@ -185,6 +186,7 @@ std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
     plans.push_back(std::move(p));
   }
   label_blocks(plans);
+  link_shared_files(config, plans);
   share_suite_time(config, plans);
   return plans;
 }

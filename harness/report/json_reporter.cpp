@@ -203,6 +203,7 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"interface_settings", m.interface_settings},
           {"verify", to_string(m.verify)},
           {"sync_writes", m.sync_writes},
+          {"files_from", m.files_from.empty() ? nlohmann::json() : nlohmann::json(m.files_from)},
           {"tests_planned", m.tests_planned},
           {"time_budget_s", m.time_budget_s},
           {"started", m.started},

@@ -8,8 +8,7 @@ int block_processes(const ModuleBlock &block, int run_size) {
   return block.processes > 0 ? std::min(block.processes, run_size) : run_size;
 }
 
-ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePlan &plan,
-                            Services &services) {
+ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services) {
   const ModuleBlock &block = *plan.block;
   ModuleContext mctx;
   mctx.comm = comm;
@@ -17,7 +16,9 @@ ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePla
   MPI_Comm_size(comm, &mctx.size);
   mctx.module_name = plan.info->name;
   mctx.settings = plan.settings;
-  mctx.test_file = block.test_file.empty() ? config.global.test_file : block.test_file;
+  mctx.test_file = plan.test_file;
+  mctx.shared.made_earlier = plan.chain.source >= 0;
+  mctx.shared.used_later = plan.chain.used_later;
   mctx.verify = block.verify;
   mctx.sync_writes = block.sync_writes;
   mctx.collective = block.collective;

@@ -14,7 +14,6 @@ namespace pio::harness {
 int block_processes(const ModuleBlock &block, int run_size);
 
 /// The ModuleContext of plan's block on comm (the block's ranks), with the harness's services.
-ModuleContext block_context(MPI_Comm comm, const Config &config, const ModulePlan &plan,
-                            Services &services);
+ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services);
 
 } // namespace pio::harness

@@ -23,10 +23,10 @@ public:
 /// init_module, then cleanup_module, of plan's block on comm (its ranks). Returns, on every rank
 /// of comm, the block's located DirectiveError or "" (with every_error, any error of
 /// init_module, located at the block's ModuleName line).
-std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &plan,
-                        bool every_error, std::vector<TestSpec> &tests) {
+std::string check_block(MPI_Comm comm, const ModulePlan &plan, bool every_error,
+                        std::vector<TestSpec> &tests) {
   NoFileServices services;
-  ModuleContext mctx = block_context(comm, config, plan, services);
+  ModuleContext mctx = block_context(comm, plan, services);
   mctx.validate_only = true;
   const ModuleBlock &block = *plan.block;
   heartbeat_context("pre-flight check of module " + plan.info->name + " (" + block.file + ":" +
@@ -63,9 +63,8 @@ std::string check_block(MPI_Comm comm, const Config &config, const ModulePlan &p
 
 } // namespace
 
-std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans, bool every_error,
-                                 std::vector<std::vector<TestSpec>> *declared) {
+std::optional<Failure> preflight(MPI_Comm comm, const std::vector<ModulePlan> &plans,
+                                 bool every_error, std::vector<std::vector<TestSpec>> *declared) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -78,7 +77,7 @@ std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
     std::string err;
     std::vector<TestSpec> tests;
     if (rank < procs)
-      err = check_block(procs < size ? sub.get() : comm, config, plan, every_error, tests);
+      err = check_block(procs < size ? sub.get() : comm, plan, every_error, tests);
     if (declared)
       declared->push_back(std::move(tests));
     if (auto f = agree(comm, err))

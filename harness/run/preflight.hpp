@@ -24,8 +24,8 @@ namespace pio::harness {
 /// fail there), which returns it located at the block's ModuleName line. `declared`, when given,
 /// receives on rank 0 the tests each block's init_module returned (one entry per plan; empty
 /// for a block whose init_module failed), so the live progress knows their time budgets.
-std::optional<Failure> preflight(MPI_Comm comm, const Config &config,
-                                 const std::vector<ModulePlan> &plans, bool every_error = false,
+std::optional<Failure> preflight(MPI_Comm comm, const std::vector<ModulePlan> &plans,
+                                 bool every_error = false,
                                  std::vector<std::vector<TestSpec>> *declared = nullptr);
 
 } // namespace pio::harness

@@ -45,10 +45,34 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.file_view = block.file_view;
   m.verify = block.verify;
   m.sync_writes = block.sync_writes;
+  if (!block.files_from.name.empty())
+    m.files_from = block.files_from.args.at(0);
   m.interface = io::to_string(block.io.kind);
   m.interface_settings = interface_settings(block.io);
   m.started = utc_timestamp();
   return m;
+}
+
+/// After a block of a chain sharing files (FilesFrom): a failure breaks the chain (its later
+/// blocks do not run); after the chain's last block the harness removes the files kept for it,
+/// emptying its directories by their claimed rules if a block failed (the last block, which
+/// removes its items, may not have run or finished).
+/// Returns the agreed failure to remove them.
+std::optional<Failure> end_of_chain_block(RunState &rs, const BlockRanks &ranks,
+                                          const ModulePlan &plan, bool failed) {
+  const FileChain &chain = plan.chain;
+  if (chain.source < 0 && !chain.used_later)
+    return std::nullopt;
+  if (failed && !rs.broken_chains.count(chain.first))
+    rs.broken_chains[chain.first] = plan.label;
+  if (!chain.last)
+    return std::nullopt;
+  const std::string left =
+      rs.release_chain(chain.first, ranks.comm, rs.broken_chains.count(chain.first) != 0);
+  auto agreed = agree(ranks.comm, left);
+  if (agreed)
+    agreed->message = "the files of its chain (FilesFrom) were not all removed: " + agreed->message;
+  return agreed;
 }
 
 /// One <ap_module> block: init, tests x reps, cleanup, figure. False (on every rank) when
@@ -63,20 +87,38 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   }
   auto record = [&]() -> ModuleResult & { return rs.result.modules.back(); };
   const ModuleBlock &block = *plan.block;
+  bool block_failed = false; // agreed by the block's ranks
   auto fail_module = [&](const Failure &f) {
-    rs.any_failure = true;
+    rs.any_failure = block_failed = true;
     if (ranks.rank == 0)
       record().error = ErrorRecord{f.rank, f.message, f.host};
   };
   auto finish = [&] {
+    if (auto f = end_of_chain_block(rs, ranks, plan, block_failed))
+      fail_module(*f);
     if (ranks.rank == 0) {
       record().finished = utc_timestamp();
       rs.report([&](Reporter &r) { r.block_finished(rs.result, record()); });
     }
   };
 
-  FileServices services(*rs.files, rs.kept);
-  const ModuleContext mctx = block_context(ranks.comm, *rs.config, plan, services);
+  // FilesFrom: a block whose chain failed before it does not run on files that may be incomplete.
+  if (plan.chain.source >= 0) {
+    const auto broken = rs.broken_chains.find(plan.chain.first);
+    if (broken != rs.broken_chains.end()) {
+      fail_module(Failure{0,
+                          "FilesFrom " + block.files_from.args.at(0) + ": block " + broken->second +
+                              " of its chain failed, so the files this block would use may be "
+                              "incomplete; it did not run (fix that block's error first)",
+                          {}});
+      finish();
+      return true;
+    }
+  }
+  // Files the module claims stay for a later block of its chain, else go after cleanup_module.
+  FileServices services(*rs.files,
+                        plan.chain.used_later ? rs.chain_files[plan.chain.first] : rs.kept);
+  const ModuleContext mctx = block_context(ranks.comm, plan, services);
   Instance inst;
   std::vector<TestSpec> tests;
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
@@ -102,7 +144,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
     const auto failure =
         run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
     if (failure)
-      rs.any_failure = true;
+      rs.any_failure = block_failed = true;
     if (ranks.rank == 0) {
       tr.finished = utc_timestamp();
       if (failure)

@@ -29,12 +29,11 @@ int rank_in(MPI_Comm from, int r, MPI_Comm to) {
 }
 
 /// The path of this rank's file in a test ("" without a file).
-std::string test_path(const RunState &rs, const BlockRanks &ranks, const ModuleBlock &block,
-                      const TestSpec &spec, const GroupComms &c) {
+std::string test_path(const BlockRanks &ranks, const ModuleContext &mctx, const TestSpec &spec,
+                      const GroupComms &c) {
   if (spec.file == FileUse::None)
     return {};
-  std::string path =
-      (block.test_file.empty() ? rs.config->global.test_file : block.test_file) + spec.file_suffix;
+  std::string path = mctx.test_file + spec.file_suffix;
   if (c.groups > 1 && spec.file == FileUse::Shared)
     path += ".g" + std::to_string(c.group_index); // each group its own shared file
   if (spec.file == FileUse::FilePerProcess)
@@ -63,15 +62,20 @@ std::string check_test(const BlockRanks &ranks, const TestSpec &spec) {
 
 /// The repetitions of one test on the ranks taking part.
 std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModuleBlock &block,
+                                const ModuleContext &mctx, const ModulePlan &plan,
                                 const TestSpec &spec, int index, const GroupComms &c,
                                 TestResult &result) {
+  const ModuleBlock &block = *plan.block;
+  // FilesFrom: the units each phase of the earlier block's same test completed on this rank.
+  const auto earlier = rs.chain_units.find({plan.chain.source, index});
+  const std::vector<std::int64_t> *made =
+      plan.chain.source >= 0 && earlier != rs.chain_units.end() ? &earlier->second : nullptr;
   int trank = 0;
   MPI_Comm_rank(c.all, &trank);
   int grank = 0, gsize = 1;
   MPI_Comm_rank(c.group, &grank);
   MPI_Comm_size(c.group, &gsize);
-  const std::string path = test_path(rs, ranks, block, spec, c);
+  const std::string path = test_path(ranks, mctx, spec, c);
   // Hints: the test's own, overridden by the block's Hint lines (which include global ones).
   std::map<std::string, std::string> hints = spec.hints;
   for (const auto &[k, v] : block.hints)
@@ -89,6 +93,11 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
   heartbeat_context("module " + mctx.module_name + ", " + where);
   for (long rep = 0; rep < block.reps && !failure; ++rep) {
     TestSpec running = spec; // every repetition starts from the declared test
+    // A block working on an earlier block's files goes no further than that block wrote: the
+    // module sees the capped count from describe_test on.
+    for (size_t k = 0; made && k < made->size() && k < running.phases.size(); ++k)
+      if ((*made)[k] > 0 && running.phases[k].work_units > (*made)[k])
+        running.phases[k].work_units = (*made)[k];
     TestContext tc(mctx, running);
     tc.test_index = index;
     tc.rep = static_cast<int>(rep);
@@ -178,6 +187,12 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     if ((failure =
              agree(c.all, capture(where + ": cleanup_test", [&] { module.cleanup_test(tc); }))))
       break;
+    if (plan.chain.used_later) { // what a later block of the chain may read
+      std::vector<std::int64_t> &units = rs.chain_units[{plan.chain.self, index}];
+      units.clear();
+      for (const PhaseTiming &t : timings)
+        units.push_back(t.units);
+    }
     Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
                                      static_cast<int>(rep), open_t, close_t);
     if (trank == 0) {
@@ -186,10 +201,13 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     }
   }
   // The harness deletes what it created (after every rank has closed it), unless the module
-  // keeps the file for a later test; kept files go after cleanup_module.
+  // keeps the file for a later test (kept files go after cleanup_module) or a later block of
+  // its chain uses it (FilesFrom: it goes after the chain's last block).
   MPI_Barrier(c.all);
   if (spec.file != FileUse::None && owns_path) {
-    if (spec.keep_file)
+    if (plan.chain.used_later)
+      rs.chain_files[plan.chain.first].insert(path);
+    else if (spec.keep_file)
       rs.kept.insert(path);
     else
       rs.files->release(path);
@@ -225,7 +243,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   std::optional<Failure> local;
   int failed_rank = ranks.size; // the failing rank in the block (size: none)
   if (c.all != MPI_COMM_NULL) {
-    local = run_reps(rs, ranks, module, mctx, *plan.block, spec, index, c, result);
+    local = run_reps(rs, ranks, module, mctx, plan, spec, index, c, result);
     if (local)
       failed_rank = rank_in(c.all, local->rank, ranks.comm);
   }

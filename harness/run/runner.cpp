@@ -314,7 +314,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   // judge stops the run here, with exit code 2, before the first block (preflight.hpp).
   Watchdog watchdog(p.config.global.step_timeout, rs.run.rank);
   std::vector<std::vector<TestSpec>> declared;
-  if (auto f = preflight(comm, p.config, p.plans, options.check_only, &declared))
+  if (auto f = preflight(comm, p.plans, options.check_only, &declared))
     return stop_before_io(options, rs.run, *f);
   if (options.check_only)
     return report_valid(options, rs.run, p);
@@ -325,6 +325,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   rs.files = &files;
   start_run(rs, p, entered);
   const bool config_error = !run_blocks(rs, p.plans);
+  rs.release_every_chain(rs.run.comm);
   return finish_run(rs, config_error);
 }
 

@@ -35,7 +35,7 @@ public:
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
-/// The files this block shares with other blocks of the run (FilesFrom, docs/running.md,
+/// The files this block shares with other blocks of the run (FilesFrom, docs/configuration.md,
 /// "Blocks that share files"): its test files and the directories it claims are one chain's,
 /// made by the chain's first block, kept by the harness from block to block and removed by it
 /// after the chain's last block (or at the run's end). Every block of a chain runs on the same
@@ -59,7 +59,8 @@ struct ModuleContext {
   int size = 1;                   ///< size of comm
   std::string module_name;        ///< the name this block selected
   Settings settings;              ///< the module's own directives, validated, defaults filled in
-  std::string test_file;          ///< TestFile (global or per block)
+  /// TestFile (global or per block; in a FilesFrom chain, the chain's first block's)
+  std::string test_file;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on (untimed checks) or timed (in the unit)
   bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
   bool collective = false;        ///< Collective on: use collective MPI-IO calls

@@ -175,6 +175,7 @@ struct ModuleResult {
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
   bool collective = false, file_view = true, sync_writes = false;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed
+  std::string files_from; ///< FilesFrom: the label of the block whose files it used ("" none)
   std::string interface = "mpiio"; ///< Interface: the I/O interface of the block's files
   /// The settings of that interface by directive name (posix: ODirect; hdf5: H5*; mpiio: none).
   std::map<std::string, std::string> interface_settings;

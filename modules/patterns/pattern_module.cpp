@@ -62,6 +62,12 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     tests.push_back(p.spec);
   }
   check_no_shared_writes(ctx);
+  if (ctx.shared.made_earlier && reorder_tasks_ > 0)
+    throw DirectiveError("ReorderTasks",
+                         "ReorderTasks with FilesFrom: each rank reads the extents it wrote in the "
+                         "earlier block, so no task is reordered",
+                         "remove ReorderTasks from this block, or FilesFrom (the block then "
+                         "prepares its file, each rank writing what another reads)");
   if (!layout_trace_.empty() && ctx.rank == 0 && !ctx.validate_only)
     start_layout_trace(layout_trace_);
   return tests;
@@ -108,6 +114,7 @@ void PatternModule::describe_test(TestContext &test) {
   r.comm = test.comm;
   r.rank = test.rank;
   r.verify = test.module->verify;
+  r.stamp_for_later = test.module->shared.used_later;
   r.mpiio = test.module->io.kind == io::InterfaceKind::MpiIo;
   r.use_view = test.module->use_file_view && r.mpiio; // FileView is MPI-IO's alone
   r.units = test.spec().phases.at(0).work_units;
@@ -141,8 +148,9 @@ void PatternModule::describe_test(TestContext &test) {
   // Read-type modes need the data in the file first (thesis §3.3.2: init "can set up any
   // files for read tests"); written untimed, generation 0, then synced for all ranks. This rank
   // writes, with its own stamps, what `reader` will read: itself, or with ReorderTasks the rank
-  // `shift` below it, so that no rank reads bytes it wrote itself.
-  if (needs_prepared_file(mode_)) {
+  // `shift` below it, so that no rank reads bytes it wrote itself. Under FilesFrom an earlier
+  // block wrote them (each rank its own extents, with its own stamps, generation 0).
+  if (needs_prepared_file(mode_) && !test.module->shared.made_earlier) {
     const int reader = (r.rank - r.shift + r.size) % r.size;
     for (std::int64_t u = 0; u < r.units; ++u) {
       if (r.geometry->data_rank(reader, u) != reader)
@@ -186,7 +194,8 @@ void PatternModule::before_work_unit(UnitContext &unit) {
   const bool untimed = r.verify == VerifyMode::Untimed;
   switch (r.mode) {
   case TemporalMode::Write:
-    if (untimed)
+    // Untimed: to check it after the write, or for a later block that reads it (FilesFrom).
+    if (untimed || (r.verify == VerifyMode::Off && r.stamp_for_later))
       r.stamp(0);
     break;
   case TemporalMode::ReWrite:

@@ -39,8 +39,9 @@ struct PatternModule::Run {
   int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
   int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
   VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
-  bool mpiio = true;    // the block's interface is MPI-IO: file views, one call per piece
-  bool use_view = true; // FileView on under MPI-IO (other interfaces have no file view)
+  bool stamp_for_later = false; // FilesFrom: a later block reads what this Write block writes
+  bool mpiio = true;            // the block's interface is MPI-IO: file views, one call per piece
+  bool use_view = true;         // FileView on under MPI-IO (other interfaces have no file view)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
   std::vector<Extent> extents; // this unit's file extents (stream order)
