@@ -4,6 +4,7 @@
 // tree (hard), or both side by side under one directory (both: IO500's order, find over both
 // trees). One work unit is a whole phase, timed between the harness's barriers, so the
 // aggregate rate is the items of all ranks over the slowest rank's phase, as mdtest reports it.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 
 #include "find_shared.hpp"
 #include "find_walk.hpp"
+#include "inherited_tree.hpp"
 #include "item_content.hpp"
 #include "item_ops.hpp"
 #include "pio/pio.hpp"
@@ -45,7 +47,11 @@ struct Step {
 struct Tree {
   Geometry g;
   std::int64_t size = 0;
-  bool used = false;
+  bool in_mode = false;       ///< the block's Mode allows this tree (its rule is claimed)
+  bool used = false;          ///< a phase of the block names this tree
+  bool creates_first = false; ///< the first phase naming it is a create
+  bool inherited = false;     ///< FilesFrom: an earlier block of the chain made its directories
+  bool made = false;          ///< this block made (or began to make) its directories
   std::int64_t count = 0;     ///< items each rank has now
   std::int64_t attempted = 0; ///< items this rank may have created (cleanup's range)
 };
@@ -105,6 +111,7 @@ public:
       t.g.depth = static_cast<int>(s.integer("Depth"));
       t.g.branching = static_cast<int>(s.integer("Branching"));
       t.size = s.size("FileSize");
+      t.in_mode = mode == "both" || mode == layout_name(l);
       if (mode == "both" && l == Layout::Hard) {
         if (s.integer("HardItems") > 0)
           t.g.items = s.integer("HardItems");
@@ -120,6 +127,8 @@ public:
     shift_ = s.integer("RankShift");
     stonewall_s_ = s.real("StonewallTime");
     keep_ = s.flag("KeepTree");
+    made_earlier_ = ctx.shared.made_earlier;
+    used_later_ = ctx.shared.used_later;
     writeback_ = s.flag("Writeback");
     mpiio_ = s.text("ItemCalls") == "mpiio";
     rule_.name_glob = s.text("FindName");
@@ -132,15 +141,19 @@ public:
     for (const auto &word : s.texts("Phases")) {
       const Step st = step_from(word, mode);
       Tree &t = tree(st.tree);
-      if (st.op == Op::Create)
-        t.used = any_created = true;
-      else if (st.op == Op::Find ? !any_created : !t.used)
+      if (st.op != Op::Find && !t.used)
+        t.creates_first = st.op == Op::Create;
+      // A chain's later block (FilesFrom) works on the trees an earlier block created.
+      if (!made_earlier_ && st.op != Op::Create && (st.op == Op::Find ? !any_created : !t.used))
         throw pio::DirectiveError(
             "Phases",
             "Phases: " + word + " comes before " +
                 (st.op == Op::Find ? std::string("any create")
                                    : std::string(layout_name(st.tree)) + " create"),
-            "list each tree's create first, e.g. Phases create stat read remove");
+            "list each tree's create first, e.g. Phases create stat read remove, or take the "
+            "tree from an earlier block with FilesFrom");
+      any_created = any_created || st.op == Op::Create;
+      t.used = t.used || st.op != Op::Find;
       const bool find = st.op == Op::Find;
       const std::string tree_name = find && mode == "both" ? "both" : layout_name(st.tree);
       pio::TestSpec spec;
@@ -182,21 +195,27 @@ public:
         reads_.emplace_back(shifted(Op::Read), t.size);
       }
     if (!top_made_) {
-      // Every rank of the block may own items in each tree used, at most its Items each, of at
-      // most its FileSize bytes: the rules the harness keeps for the cleanup after a crash.
+      // Every rank of the block may own items in each tree of its Mode, at most its Items each,
+      // of at most its FileSize bytes: the rules the harness keeps for the cleanup after a crash.
+      // Every block of a chain claims with the same rules, whichever trees it uses.
       pio::TreeRules rules;
       for (const Tree &t : trees_)
-        if (t.used)
+        if (t.in_mode)
           rules.push_back(t.g.rule(ctx.size, t.size));
-      made_top_ = make_test_dir(ctx, top_, rules);
+      made_top_ = make_test_dir(ctx, top_, rules, made_earlier_);
       top_made_ = true;
     }
     if (!tree_made_) {
+      tree_made_ = true;
+      if (made_earlier_)
+        inherit_trees();
       std::string error;
-      for (const Tree &t : trees_)
-        if (t.used && error.empty() && (t.g.layout == Layout::Easy || rank_ == 0))
-          error = make_dirs(t.g.directories(rank_));
-      tree_made_ = true; // what exists of it is removed in cleanup_module
+      for (Tree &t : trees_)
+        if (t.used && !t.inherited) {
+          t.made = true; // what exists of it is removed in cleanup_module
+          if (error.empty() && (t.g.layout == Layout::Easy || rank_ == 0))
+            error = make_dirs(t.g.directories(rank_));
+        }
       pio::metadata::raise_agreed(comm_, error);
     }
     // Every repetition of create starts from an empty tree and every remove from a full one.
@@ -282,17 +301,24 @@ public:
     if (!top_made_ || ctx.validate_only)
       return;
     std::string error;
-    if (!keep_) {
-      // Every item this rank may have made, whatever failed before: unlink what exists.
+    // A later block of the chain uses the items: they stay; the chain's last block removes them.
+    if (!keep_ && !used_later_) {
+      // Every item this rank may have made, whatever failed before: unlink what exists. The
+      // chain's last block sweeps every tree of the chain that exists, all Items (an earlier
+      // block's create may have stopped anywhere).
+      bool sweep[2] = {false, false};
       for (Tree &t : trees_) {
+        sweep[static_cast<int>(t.g.layout)] = made_earlier_ && t.in_mode && exists(t, ctx.rank);
         ItemPaths paths(t.g, ctx.rank);
-        for (std::int64_t i = 0; i < t.attempted; ++i)
+        const std::int64_t range = sweep[static_cast<int>(t.g.layout)] ? t.g.items : t.attempted;
+        for (std::int64_t i = 0; i < range; ++i)
           if (!remove_if_present(paths.path(i)) && error.empty())
             error = std::string("cannot remove ") + paths.path(i);
       }
       MPI_Barrier(ctx.comm);
       for (const Tree &t : trees_)
-        if (t.used && tree_made_ && (t.g.layout == Layout::Easy || ctx.rank == 0)) {
+        if ((t.made || sweep[static_cast<int>(t.g.layout)]) &&
+            (t.g.layout == Layout::Easy || ctx.rank == 0)) {
           const auto left = remove_dirs(t.g.directories(ctx.rank));
           if (!left.empty() && error.empty())
             error = "could not remove " + left.front() +
@@ -356,6 +382,33 @@ private:
 
   Tree &tree(Layout l) { return trees_[static_cast<int>(l)]; }
 
+  /// Whether the base directory this rank makes or sweeps of t exists (its own under easy).
+  static bool exists(const Tree &t, int rank) {
+    struct stat st;
+    const std::string base = t.g.base(t.g.layout == Layout::Easy ? rank : 0);
+    return ::lstat(base.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  }
+
+  /// FilesFrom, untimed before the block's first test: each tree of the Mode whose directories
+  /// an earlier block of the chain made is inherited, with the item count every rank has in it
+  /// (discovered on disk, the same on every rank). A tree the block uses that does not exist
+  /// must be created first. Collective; the errors are the same on every rank.
+  void inherit_trees() {
+    for (Tree &t : trees_) {
+      if (!t.in_mode)
+        continue;
+      t.inherited = agreed_tree_exists(comm_, t.g);
+      if (t.inherited && t.used)
+        t.count = agreed_item_count(comm_, t.g);
+      if (t.used && !t.inherited && !t.creates_first)
+        throw pio::Error(std::string("the ") + layout_name(t.g.layout) + " tree under " + top_ +
+                             " does not exist: no earlier block of the chain (FilesFrom) "
+                             "created it, and this block's Phases do not create it first",
+                         std::string("create it in an earlier block of the chain, or list ") +
+                             layout_name(t.g.layout) + " create first in Phases");
+    }
+  }
+
   /// One item's create / read in the block's ItemCalls (stat is POSIX's in both: MPI-IO has
   /// none; mdtest's MPIIO backend stats through POSIX too).
   void create(const char *path, const char *data, std::int64_t size) {
@@ -413,6 +466,7 @@ private:
   Tree trees_[2]; ///< indexed by Layout: easy, hard
   std::int64_t shift_ = 1;
   double stonewall_s_ = 0;
+  bool made_earlier_ = false, used_later_ = false; ///< ModuleContext::shared (FilesFrom)
   bool keep_ = false, find_all_ = true, mpiio_ = false, writeback_ = false;
   bool create_sync_ = false;
   pio::VerifyMode verify_ = pio::VerifyMode::Off;

@@ -56,7 +56,8 @@ void raise_agreed(MPI_Comm comm, const std::string &error) {
               "see the message");
 }
 
-bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules) {
+bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules,
+                   bool made_earlier) {
   std::string error;
   int created = 0;
   if (ctx.rank == 0) {
@@ -70,7 +71,7 @@ bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeR
         struct stat st;
         if (::lstat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
           throw Error("test directory " + top + " exists and is not a directory", kHint);
-        const std::string entry = first_entry(top);
+        const std::string entry = made_earlier ? "" : first_entry(top);
         if (!entry.empty())
           throw Error("test directory " + top + " already holds " + entry +
                           ", which this run did not create; the metadata module works only in "

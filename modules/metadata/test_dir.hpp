@@ -18,10 +18,12 @@ void raise_agreed(MPI_Comm comm, const std::string &error);
 
 /// Rank 0 claims `top` through the harness with the rules of what the run may make in it (kept
 /// in its owner record for the cleanup after a crash) and creates it; an existing directory
-/// (allowed by Overwrite) is used only if empty. Collective over ctx.comm; throws the same Error
-/// everywhere on a symbolic link, a foreign file or entry, or a failed mkdir. Returns true if
-/// this run created it.
-bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules);
+/// (allowed by Overwrite) is used only if empty, unless `made_earlier` (FilesFrom: an earlier
+/// block of the chain made it and its trees, and the claim succeeded, so it is this run's).
+/// Collective over ctx.comm; throws the same Error everywhere on a symbolic link, a foreign file
+/// or entry, or a failed mkdir. Returns true if this block created it.
+bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules,
+                   bool made_earlier = false);
 
 /// Creates each directory in order (parents first); one that exists already is an error, since
 /// the run has not made it. Returns "" or the failure.

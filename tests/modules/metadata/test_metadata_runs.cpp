@@ -4,7 +4,6 @@
 // work unit, on: in its after_work_unit).
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,57 +19,17 @@
 #include "mpi_test.hpp"
 #include "syncfs_log.hpp"
 #include "tree.hpp"
+#include "tree_on_disk.hpp"
 
 using pio::test::all_ranks;
+using pio::test::expected_tree;
 using pio::test::on_root;
+using pio::test::tree_of;
 
 namespace {
 
-/// Every entry below dir (recursively), path relative to dir -> size (-1 for a directory).
-void walk(const std::string &dir, const std::string &rel, std::map<std::string, long> &out) {
-  DIR *d = ::opendir(dir.c_str());
-  if (!d)
-    return;
-  while (const dirent *e = ::readdir(d)) {
-    if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, ".."))
-      continue;
-    const std::string p = dir + "/" + e->d_name, r = rel + e->d_name;
-    struct stat st;
-    ::lstat(p.c_str(), &st);
-    if (S_ISDIR(st.st_mode)) {
-      out[r] = -1;
-      walk(p, r + "/", out);
-    } else {
-      out[r] = static_cast<long>(st.st_size);
-    }
-  }
-  ::closedir(d);
-}
-
-std::map<std::string, long> tree_of(const std::string &dir) {
-  std::map<std::string, long> out;
-  walk(dir, "", out);
-  return out;
-}
-
 std::string block(const std::string &dir, const std::string &extra) {
   return "<ap_module>\nModuleName metadata\nTestFile " + dir + "\n" + extra + "</ap_module>\n";
-}
-
-/// What the geometry says the tree holds after create: relative path -> size.
-std::map<std::string, long> expected_tree(pio::metadata::Geometry g, int ranks, long size,
-                                          std::int64_t items) {
-  std::map<std::string, long> out;
-  const std::string top = g.top;
-  for (int r = 0; r < ranks; ++r) {
-    const auto dirs = g.directories(r);
-    for (const auto &d : dirs)
-      out[d.substr(top.size() + 1)] = -1;
-    for (std::int64_t i = 0; i < items; ++i)
-      out[dirs[static_cast<size_t>(g.node_of(i))].substr(top.size() + 1) + "/" +
-          pio::metadata::Geometry::item_name(r, i)] = size;
-  }
-  return out;
 }
 
 } // namespace
