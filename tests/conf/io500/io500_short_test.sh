@@ -85,6 +85,10 @@ timed = {"mdtest-hard-read", "ior-easy-read", "ior-hard-read"}
 for b in doc["modules"]:
     if b["verify"] != ("timed" if b["label"] in timed else "off"):
         sys.exit("FAIL: %s: verify is %s" % (b["label"], b["verify"]))
+# IOR's default API, as IO500 runs it: POSIX.
+for b in doc["modules"]:
+    if b["module"] != "metadata" and b["interface"] != "posix":
+        sys.exit("FAIL: %s: interface %s, IO500's IOR runs POSIX" % (b["label"], b["interface"]))
 easy = next(b for b in doc["modules"] if b["label"] == "ior-easy-write")
 if easy["tests"][0]["file_use"] != "file-per-process":
     sys.exit("FAIL: ior-easy-write is not file per process: %s" % easy["tests"][0]["file_use"])
