@@ -88,12 +88,13 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                         " and still holds entries its owner record does not describe",
                     "remove the directory and its contents by hand");
       ::unlink(owner_record_path(path).c_str());
-      if (note)
-        *note << "pio-harness: note: removed " << path
-              << (swept ? " and the " + std::to_string(swept) + " entries below it" : "")
-              << ", left behind by " << describe_owner(*owner)
-              << (state == OwnerState::Gone ? ", which is no longer running" : " (--clean-stale)")
-              << "\n";
+      if (note) // one write: a stream of its own interleaves with stdout between pieces
+        *note << "pio-harness: note: removed " + path +
+                     (swept ? " and the " + std::to_string(swept) + " entries below it" : "") +
+                     ", left behind by " + describe_owner(*owner) +
+                     (state == OwnerState::Gone ? ", which is no longer running"
+                                                : " (--clean-stale)") +
+                     "\n";
       return;
     }
     throw Error("test file " + path + " was left behind by " + describe_owner(*owner) +

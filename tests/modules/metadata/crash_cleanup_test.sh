@@ -60,7 +60,7 @@ crash() { # crash MODE SIGNAL: a run with far more items than it gets to make, r
 }
 rerun() { # rerun NAME MODE: the next run of the same path; prints its exit code
   conf "$1" "$2" 7
-  "$mpiexec" -n "$n" "$harness" -c "$dir/$1.conf" > "$dir/$1.out" 2>&1
+  "$mpiexec" -n "$n" "$harness" -c "$dir/$1.conf" > "$dir/$1.out" 2> "$dir/$1.err"
   echo $?
 }
 
@@ -68,9 +68,11 @@ for case in "hard KILL" "easy TERM" "easy KILL" "hard TERM"; do
   set -- $case
   crash "$1" "$2"
   rc=$(rerun again "$1")
-  [ "$rc" -eq 0 ] || fail "$1 $2: the next run must clean up and run: rc $rc $(cat "$dir/again.out")"
-  grep -q "note: removed $top and the [0-9]* entries below it" "$dir/again.out" ||
-    fail "$1 $2: no note of the removal: $(cat "$dir/again.out")"
+  [ "$rc" -eq 0 ] ||
+    fail "$1 $2: the next run must clean up and run: rc $rc $(cat "$dir/again.out" "$dir/again.err")"
+  # The note is on stderr (a stream of its own: mpiexec interleaves the two at any byte).
+  grep -q "note: removed $top and the [0-9]* entries below it" "$dir/again.err" ||
+    fail "$1 $2: no note of the removal: $(cat "$dir/again.err")"
   [ ! -e "$top" ] && [ ! -e "$top.pio-owner" ] || fail "$1 $2: left behind: $(ls -R "$dir")"
   passed=$((passed + 1))
 done
@@ -82,13 +84,13 @@ echo "the user's notes" > "$foreign"
 before=$(snapshot)
 rc=$(rerun refused hard)
 [ "$rc" -ne 0 ] || fail "foreign: the run must refuse"
-grep -q "holds $foreign (a name the rule does not make)" "$dir/refused.out" ||
-  fail "foreign: the entry is not named: $(cat "$dir/refused.out")"
-grep -q "pio-harness removed nothing" "$dir/refused.out" || fail "foreign: no 'removed nothing'"
+grep -q "holds $foreign (a name the rule does not make)" "$dir/refused.err" ||
+  fail "foreign: the entry is not named: $(cat "$dir/refused.err")"
+grep -q "pio-harness removed nothing" "$dir/refused.err" || fail "foreign: no 'removed nothing'"
 [ "$(snapshot)" = "$before" ] || fail "foreign: the tree was touched"
 mv "$foreign" "$dir/notes.txt"
 rc=$(rerun after hard)
-[ "$rc" -eq 0 ] || fail "foreign moved out: rc $rc $(cat "$dir/after.out")"
+[ "$rc" -eq 0 ] || fail "foreign moved out: rc $rc $(cat "$dir/after.out" "$dir/after.err")"
 [ ! -e "$top" ] && [ "$(cat "$dir/notes.txt")" = "the user's notes" ] || fail "foreign moved out"
 passed=$((passed + 1))
 echo "passed $passed of 5"
