@@ -87,11 +87,14 @@ TEST_CASE("StoneWallWearOut: ranks stopped at different counts all end with the 
     MPI_Allreduce(&m.count, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     ok = ok && lo == hi && t.units_at_stop_min >= 1;
     // The stop came at the deadline on the root's clock of the phase's elapsed time; the window
-    // (its part up to the stop, and the wear-out) lies inside it.
-    ok = ok && t.elapsed >= 0.25 && t.stonewall_time > 0 && t.stonewall_time <= t.elapsed &&
-         t.wear_out_time >= 0 && t.bytes == 100 * m.count;
+    // (its part up to the stop, and the wear-out) lies inside it. Another rank starts its clock
+    // when it leaves the opening barrier, which may be after the root: its elapsed time may
+    // fall short of the deadline (0.249 s was seen at 2 ranks in a loaded CI run).
+    ok = ok && t.stonewall_time > 0 && t.stonewall_time <= t.elapsed && t.wear_out_time >= 0 &&
+         t.bytes == 100 * m.count;
     if (pio::test::rank() == 0)
-      ok = ok && t.aggregate_time == Approx(t.stonewall_time + t.wear_out_time);
+      ok =
+          ok && t.elapsed >= 0.25 && t.aggregate_time == Approx(t.stonewall_time + t.wear_out_time);
     if (collective) // lockstep: every rank stops after the same unit, nothing to wear out
       ok = ok && t.units_at_stop_min == t.units_at_stop_max;
     else if (n > 1) // the slow ranks were behind and caught up after the stop
