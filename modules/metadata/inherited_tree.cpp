@@ -12,12 +12,16 @@
 
 namespace pio::metadata {
 
+bool tree_exists_for(const Geometry &g, int rank) {
+  const std::string base = g.base(g.layout == Layout::Easy ? rank : 0);
+  struct stat st;
+  return ::lstat(base.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 bool agreed_tree_exists(MPI_Comm comm, const Geometry &g) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const std::string base = g.base(g.layout == Layout::Easy ? rank : 0);
-  struct stat st;
-  int mine = ::lstat(base.c_str(), &st) == 0 && S_ISDIR(st.st_mode), all = 0, any = 0;
+  int mine = tree_exists_for(g, rank), all = 0, any = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm);
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, comm);
   if (all != any)

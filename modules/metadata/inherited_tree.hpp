@@ -13,6 +13,10 @@
 
 namespace pio::metadata {
 
+/// Whether the base directory `rank` creates in of g's tree exists (its own under easy, the
+/// shared one under hard).
+bool tree_exists_for(const Geometry &g, int rank);
+
 /// Collective over comm: whether g's tree exists, each rank looking at the base directory it
 /// creates in (its own under easy, the shared one under hard). Throws the same pio::Error on
 /// every rank if the ranks disagree (a tree made on some ranks only).

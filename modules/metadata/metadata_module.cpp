@@ -4,7 +4,6 @@
 // tree (hard), or both side by side under one directory (both: IO500's order, find over both
 // trees). One work unit is a whole phase, timed between the harness's barriers, so the
 // aggregate rate is the items of all ranks over the slowest rank's phase, as mdtest reports it.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -308,7 +307,8 @@ public:
       // block's create may have stopped anywhere).
       bool sweep[2] = {false, false};
       for (Tree &t : trees_) {
-        sweep[static_cast<int>(t.g.layout)] = made_earlier_ && t.in_mode && exists(t, ctx.rank);
+        sweep[static_cast<int>(t.g.layout)] =
+            made_earlier_ && t.in_mode && tree_exists_for(t.g, ctx.rank);
         ItemPaths paths(t.g, ctx.rank);
         const std::int64_t range = sweep[static_cast<int>(t.g.layout)] ? t.g.items : t.attempted;
         for (std::int64_t i = 0; i < range; ++i)
@@ -381,13 +381,6 @@ private:
   };
 
   Tree &tree(Layout l) { return trees_[static_cast<int>(l)]; }
-
-  /// Whether the base directory this rank makes or sweeps of t exists (its own under easy).
-  static bool exists(const Tree &t, int rank) {
-    struct stat st;
-    const std::string base = t.g.base(t.g.layout == Layout::Easy ? rank : 0);
-    return ::lstat(base.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-  }
 
   /// FilesFrom, untimed before the block's first test: each tree of the Mode whose directories
   /// an earlier block of the chain made is inherited, with the item count every rank has in it

@@ -23,6 +23,7 @@
 #include "mpi_test.hpp"
 #include "test_dir.hpp"
 #include "tree.hpp"
+#include "tree_on_disk.hpp"
 
 using pio::test::all_ranks;
 
@@ -64,12 +65,7 @@ struct TreeOnDisk {
 
 TreeOnDisk make_tree(const std::string &top, pio::metadata::Layout layout, std::int64_t items,
                      std::int64_t size, const pio::metadata::FindRule &rule) {
-  pio::metadata::Geometry g;
-  g.top = top;
-  g.layout = layout;
-  g.items = items;
-  g.depth = 2;
-  g.branching = 3;
+  const pio::metadata::Geometry g = pio::test::geometry_of(top, layout, items, 2, 3);
   const int n = pio::test::size(), me = pio::test::rank();
   std::string error;
   if (layout == pio::metadata::Layout::Easy || me == 0)

@@ -14,19 +14,14 @@
 #include "mpi_test.hpp"
 #include "test_dir.hpp"
 #include "tree.hpp"
+#include "tree_on_disk.hpp"
 
 using pio::test::all_ranks;
 
 namespace {
 
 pio::metadata::Geometry geometry(const std::string &top, pio::metadata::Layout layout) {
-  pio::metadata::Geometry g;
-  g.top = top;
-  g.layout = layout;
-  g.items = 23;
-  g.depth = 1;
-  g.branching = 2;
-  return g;
+  return pio::test::geometry_of(top, layout, 23, 1, 2);
 }
 
 /// Makes this rank's directories of g (rank 0 alone the shared ones) and waits for all ranks.

@@ -45,15 +45,10 @@ long ops(const pio::test::Ran &ran, size_t k) {
   return ran.results["modules"][k]["tests"][0]["reps"][0]["ops"].get<long>();
 }
 
+/// The chain configs' trees: Depth 1, Branching 2.
 pio::metadata::Geometry geometry(const std::string &top, pio::metadata::Layout layout,
                                  std::int64_t items) {
-  pio::metadata::Geometry g;
-  g.top = top;
-  g.layout = layout;
-  g.items = items;
-  g.depth = 1;
-  g.branching = 2;
-  return g;
+  return pio::test::geometry_of(top, layout, items, 1, 2);
 }
 
 } // namespace

@@ -48,12 +48,9 @@ TEST_CASE("create makes exactly the tree the geometry says, easy and hard, POSIX
                                                calls + "\n"));
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
-        pio::metadata::Geometry g;
-        g.top = top;
-        g.layout = mode == "hard" ? pio::metadata::Layout::Hard : pio::metadata::Layout::Easy;
-        g.items = 23;
-        g.depth = 2;
-        g.branching = 3;
+        const pio::metadata::Geometry g = pio::test::geometry_of(
+            top, mode == "hard" ? pio::metadata::Layout::Hard : pio::metadata::Layout::Easy, 23, 2,
+            3);
         CHECK(g.nodes() == 13);
         const auto want = expected_tree(g, pio::test::size(), 37, 23);
         const auto have = tree_of(top);

@@ -7,6 +7,17 @@
 
 namespace pio::test {
 
+pio::metadata::Geometry geometry_of(const std::string &top, pio::metadata::Layout layout,
+                                    std::int64_t items, int depth, int branching) {
+  pio::metadata::Geometry g;
+  g.top = top;
+  g.layout = layout;
+  g.items = items;
+  g.depth = depth;
+  g.branching = branching;
+  return g;
+}
+
 namespace {
 
 void walk(const std::string &dir, const std::string &rel, std::map<std::string, long> &out) {

@@ -10,6 +10,10 @@
 
 namespace pio::test {
 
+/// A tree's geometry: top directory, layout, items per rank, depth and branching.
+pio::metadata::Geometry geometry_of(const std::string &top, pio::metadata::Layout layout,
+                                    std::int64_t items, int depth, int branching);
+
 /// Every entry below dir (recursively), path relative to dir -> size (-1 for a directory).
 std::map<std::string, long> tree_of(const std::string &dir);
 
