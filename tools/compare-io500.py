@@ -48,7 +48,7 @@ def ior_size(text):
 
 def pio_env(ini_path, scratch, rnd_units):
     """conf/io500.conf's IO500_* variables matching the IO500 ini (ior-rnd4K: `rnd_units` reads
-    per rank at most; IO500 reads until the stonewall, a rate either way)."""
+    per rank at most, as IO500's -s; both read until the stonewall)."""
     ini = configparser.ConfigParser()
     ini.read(ini_path)
     transfer = ior_size(ini.get("ior-easy", "transferSize", fallback="2m"))
@@ -316,8 +316,9 @@ def main(argv):
     r.add_argument("--ranks", type=int, default=2)
     r.add_argument("--rounds", type=int, default=3)
     r.add_argument("--timeout", type=int, default=900, help="seconds per run")
-    r.add_argument("--rnd-units", type=int, default=200000,
-                   help="pio's ior-rnd4K reads per rank at most (prepared untimed first)")
+    r.add_argument("--rnd-units", type=int, default=10000000,
+                   help="pio's ior-rnd4K reads per rank at most (IOR -s 10000000 in IO500; the "
+                        "stonewall ends it first)")
     r.add_argument("--out", help="write each round to OUT/round-<n>.json as it ends")
     t = sub.add_parser("table", help="the table from the rounds a run wrote with --out")
     t.add_argument("dir", help="the directory of round-<n>.json files")

@@ -94,8 +94,10 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
   for (long rep = 0; rep < block.reps && !failure; ++rep) {
     TestSpec running = spec; // every repetition starts from the declared test
     // A block working on an earlier block's files goes no further than that block wrote: the
-    // module sees the capped count from describe_test on.
-    for (size_t k = 0; made && k < made->size() && k < running.phases.size(); ++k)
+    // module sees the capped count from describe_test on. A test with units of its own over the
+    // files bounds itself by their size (ChainCap::FileSize).
+    const bool capped = made && spec.chain_cap == ChainCap::Units;
+    for (size_t k = 0; capped && k < made->size() && k < running.phases.size(); ++k)
       if ((*made)[k] > 0 && running.phases[k].work_units > (*made)[k])
         running.phases[k].work_units = (*made)[k];
     TestContext tc(mctx, running);

@@ -54,6 +54,17 @@ enum class Merit {
 /// The unit of a Merit's rate as every reporter prints it: "MiB/s" or "ops/s".
 inline const char *merit_unit(Merit m) { return m == Merit::Operations ? "ops/s" : "MiB/s"; }
 
+/// How a test of a FilesFrom block is bounded by what the earlier block of its chain made
+/// (docs/configuration.md, "Blocks that share files").
+enum class ChainCap {
+  /// The same layout as the earlier block's same test: each phase runs at most the units that
+  /// test's same phase completed on the rank (a stonewalled write leaves fewer).
+  Units,
+  /// Units of its own over the files as found: the module bounds its accesses by the file's size
+  /// (Interface::size), as IOR's random reads do; the harness caps nothing.
+  FileSize,
+};
+
 /// A run of work units timed as one series. Most tests have one phase; a test with several
 /// phases (b_eff_io's patterns within one open/close) reports each phase and their sum.
 struct Phase {
@@ -206,6 +217,8 @@ struct TestSpec {
   std::optional<CommSemantics> comm;
   /// What work_unit's return value counts: bytes (default) or operations (rate in ops/s).
   Merit merit = Merit::Bandwidth;
+  /// Under FilesFrom: capped at the earlier block's units (default) or bounded by the file.
+  ChainCap chain_cap = ChainCap::Units;
   /// Every parameter that defines the test, for the results (CSV columns, compare keys).
   std::map<std::string, std::string> params;
 };

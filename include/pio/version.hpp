@@ -16,8 +16,9 @@ namespace pio {
 /// ModuleResult::time_budget_s) and Output::Figure (the console shows the figure, not the tests).
 /// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
 /// VerifyMode, pio/verify_mode.hpp: off, on, timed). Version 8: ModuleContext::shared (FilesFrom:
-/// files an earlier block made or a later block uses).
-inline constexpr int kApiVersion = 8;
+/// files an earlier block made or a later block uses). Version 9: TestSpec::chain_cap and
+/// Interface::size (a FilesFrom reader bounded by the file as found).
+inline constexpr int kApiVersion = 9;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.4.0";

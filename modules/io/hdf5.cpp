@@ -160,6 +160,22 @@ public:
 
   void sync() override { h5_ok(H5Fflush(file_, H5F_SCOPE_LOCAL), "H5Fflush", path_); }
 
+  std::int64_t size() override {
+    if (dataset_)
+      return dataset_bytes_;
+    const htri_t exists = H5Lexists(file_, kDataset, H5P_DEFAULT);
+    if (exists < 0)
+      h5_fail("H5Lexists", path_);
+    if (exists == 0)
+      return 0;
+    H5Dataset d(h5_id(H5Dopen2(file_, kDataset, H5P_DEFAULT), "H5Dopen2", path_));
+    H5Space space(h5_id(H5Dget_space(d.get()), "H5Dget_space", path_));
+    hsize_t have = 0;
+    h5_ok(H5Sget_simple_extent_dims(space.get(), &have, nullptr), "H5Sget_simple_extent_dims",
+          path_);
+    return static_cast<std::int64_t>(have);
+  }
+
   void shape(std::int64_t bytes) override {
     if (bytes < 0)
       throw Error("the hdf5 interface was asked for a dataset of " + std::to_string(bytes) +

@@ -188,4 +188,10 @@ void MpiIo::wait_all(MPI_Request *requests, int n) {
 
 void MpiIo::sync() { mpi_check(MPI_File_sync(file_), "MPI_File_sync"); }
 
+std::int64_t MpiIo::size() {
+  MPI_Offset bytes = 0;
+  mpi_check(MPI_File_get_size(file_, &bytes), "MPI_File_get_size");
+  return static_cast<std::int64_t>(bytes);
+}
+
 } // namespace pio::io

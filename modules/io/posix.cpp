@@ -299,6 +299,15 @@ void PosixIo::sync() {
   }
 }
 
+std::int64_t PosixIo::size() {
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) {
+    const int err = errno;
+    throw Error("fstat of " + path_ + ": " + errno_text(err));
+  }
+  return static_cast<std::int64_t>(st.st_size);
+}
+
 std::unique_ptr<OpenFile> open_posix(const Options &o, const std::string &path, int amode,
                                      const std::map<std::string, std::string> &hints) {
   if (!hints.empty()) {

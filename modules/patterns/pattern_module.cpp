@@ -59,6 +59,8 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     p.spec.params["header_offset"] = std::to_string(p.spec.header_offset);
     p.spec.params["work_units"] = std::to_string(p.spec.phases.at(0).work_units);
     p.spec.params["reorder_tasks"] = std::to_string(reorder_tasks_);
+    if (p.inherited_geometry)
+      p.spec.chain_cap = ChainCap::FileSize;
     tests.push_back(p.spec);
   }
   check_no_shared_writes(ctx);
@@ -111,6 +113,9 @@ void PatternModule::describe_test(TestContext &test) {
   r.mode = mode_;
   r.file = test.file;
   r.io = test.io;
+  // Under FilesFrom a test with units of its own draws them from the file as found.
+  if (test.module->shared.made_earlier && declared.inherited_geometry && r.io)
+    r.geometry = declared.inherited_geometry(r.io->size());
   r.comm = test.comm;
   r.rank = test.rank;
   r.verify = test.module->verify;

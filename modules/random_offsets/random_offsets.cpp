@@ -11,9 +11,14 @@
 //   extent of unit u: H + block(r, u) * B, length B.
 // Each rank has a file of its own ("<TestFile>.<rank>", IOR -F as IO500's ior-easy), so a
 // rank's repeated blocks hold its own data. The read modes prepare the blocks they read,
-// untimed (the engine's rule for read tests), so the file holds data where it is read; the
-// temporal modes (§3.4.2) and the I/O itself are the engine's (pio/patterns/pattern_module.hpp).
+// untimed (the engine's rule for read tests), so the file holds data where it is read. Under
+// FilesFrom the file is an earlier block's (IO500 reads ior-easy's files): N is drawn over the
+// file as found, min(FileSize, its size - H) / B blocks, as IOR sizes its draw by the file
+// (randomOffset > 1: fileSizeForRead); the harness leaves the units uncapped, since they are
+// not the earlier block's. The temporal modes (§3.4.2) and the I/O itself are the engine's
+// (pio/patterns/pattern_module.hpp).
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,6 +79,17 @@ protected:
       checked_file_end(header_offset(), blocks, size, "FileSize");
       PatternTest t{pattern_spec(format_size(size), size),
                     std::make_shared<RandomOffsetsGeometry>(seed, header_offset(), size, blocks)};
+      t.inherited_geometry = [seed, header = header_offset(), size,
+                              file_size](std::int64_t file_bytes) {
+        const std::int64_t usable = std::min(file_size, file_bytes - header);
+        if (usable < size)
+          throw Error("the file the FilesFrom block left holds " + format_size(file_bytes) +
+                          ", not one block of " + format_size(size) + " after HeaderOffset " +
+                          format_size(header),
+                      "make the block named by FilesFrom write at least HeaderOffset plus one "
+                      "buffer size on every rank");
+        return std::make_shared<RandomOffsetsGeometry>(seed, header, size, usable / size);
+      };
       t.spec.file = FileUse::FilePerProcess;
       t.spec.params["file_size"] = std::to_string(file_size);
       t.spec.params["seed"] = std::to_string(seed);
@@ -89,7 +105,7 @@ std::vector<DirectiveSpec> directives() {
   d.push_back(buffer_sizes_directive("4K"));
   d.push_back(DirectiveSpec{"FileSize", DirectiveType::Size, "1M",
                             "bytes of each rank's file the offsets are drawn from (a multiple of "
-                            "every buffer size)"}
+                            "every buffer size; under FilesFrom at most the file's size)"}
                   .at_least(1));
   d.push_back({"Seed", DirectiveType::Integer, "1",
                "seed of the offsets: rank r draws from splitmix64 seeded with Seed + r*2^32"});

@@ -45,6 +45,10 @@ public:
   /// over the file's ranks of offset + length of every extent). HDF5 creates (or opens) its
   /// dataset of that size, collectively over the file's ranks; MPI-IO and POSIX need nothing.
   virtual void shape(std::int64_t bytes) { (void)bytes; }
+  /// Bytes of data the file holds now, as found on this rank (MPI_File_get_size, fstat; HDF5:
+  /// its dataset's extent, 0 without one): what an earlier block left, for a reader that draws
+  /// its offsets from the whole file (IOR's get_file_size before a random read).
+  virtual std::int64_t size() = 0;
   /// start() then finish(): the whole transfer, whatever its completion.
   std::int64_t run(const Transfer &t) {
     const std::int64_t started = start(t);

@@ -17,6 +17,8 @@ public:
   std::int64_t finish(const Transfer &t) override;
   void wait_all(MPI_Request *requests, int n) override;
   void sync() override;
+  /// MPI_File_get_size.
+  std::int64_t size() override;
   /// The MPI function start() calls for t, e.g. "MPI_File_write_at_all", or nullptr when MPI-IO
   /// has none (Split independent, NonBlocking on the shared pointer collectively).
   static const char *call_name(const Transfer &t);

@@ -35,6 +35,8 @@ public:
   void wait_all(MPI_Request *requests, int n) override;
   /// fsync of the descriptor (this rank's writes only; not collective).
   void sync() override;
+  /// fstat's st_size.
+  std::int64_t size() override;
 
 private:
   /// The transfer's bytes, moved extent by extent; returns the elements moved.

@@ -30,6 +30,11 @@ struct PatternTest {
   /// on every rank in describe_test; make_tests must already have checked every layout it can
   /// return (checked_offsets.hpp).
   std::function<std::shared_ptr<const Geometry>(int rep)> repetition_geometry;
+  /// Optional, for a read of an earlier block's files with units of its own (FilesFrom, IOR's
+  /// random reads of ior-easy's files): the geometry over the first `file_bytes` bytes of the
+  /// file as this rank finds it (Interface::size), called in describe_test. Setting it makes the
+  /// test's TestSpec::chain_cap FileSize: the harness leaves its units uncapped.
+  std::function<std::shared_ptr<const Geometry>(std::int64_t file_bytes)> inherited_geometry;
 };
 
 /// The directives the engine reads for every pattern, declared once here: Mode (default write;

@@ -45,7 +45,7 @@ chain = {"ior-easy-read": "ior-easy-write", "ior-hard-read": "ior-hard-write",
          "mdtest-hard-write": "mdtest-easy-write", "find": "mdtest-hard-write",
          "mdtest-easy-stat": "find", "mdtest-hard-stat": "mdtest-easy-stat",
          "mdtest-easy-delete": "mdtest-hard-stat", "mdtest-hard-read": "mdtest-easy-delete",
-         "mdtest-hard-delete": "mdtest-hard-read"}
+         "mdtest-hard-delete": "mdtest-hard-read", "ior-rnd4K-easy-read": "ior-easy-write"}
 for b in doc["modules"]:
     if b.get("files_from") != chain.get(b["label"]):
         sys.exit("FAIL: %s: files_from %s, expected %s" % (b["label"], b.get("files_from"),
@@ -57,6 +57,15 @@ units = {b["label"]: b["tests"][0]["reps"][0]["phases"][0]["units"] for b in doc
 for r, w in (("ior-easy-read", "ior-easy-write"), ("ior-hard-read", "ior-hard-write")):
     if units[r] != units[w]:
         sys.exit("FAIL: %s read %d units, %s wrote %d" % (r, units[r], w, units[w]))
+# ior-rnd4K reads ior-easy's files with 4 KiB units of its own: not capped at ior-easy's 2 MiB units.
+rnd = next(b for b in doc["modules"] if b["label"] == "ior-rnd4K-easy-read")
+easy_w = next(b for b in doc["modules"] if b["label"] == "ior-easy-write")
+if rnd["tests"][0]["file"] != easy_w["tests"][0]["file"]:
+    sys.exit("FAIL: ior-rnd4K read %s, ior-easy wrote %s" % (rnd["tests"][0]["file"],
+                                                         easy_w["tests"][0]["file"]))
+if units["ior-rnd4K-easy-read"] <= units["ior-easy-write"]:
+    sys.exit("FAIL: ior-rnd4K ran %d units, capped at ior-easy's %d" % (
+        units["ior-rnd4K-easy-read"], units["ior-easy-write"]))
 # Each metadata phase works on the items its creates made: stat/read/delete count them all.
 md = {b["label"]: b for b in doc["modules"] if b["module"] == "metadata"}
 for tree in ("easy", "hard"):

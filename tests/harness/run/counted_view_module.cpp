@@ -82,6 +82,7 @@ public:
   void wait_all(MPI_Request *requests, int n) override { inner->wait_all(requests, n); }
   void sync() override { inner->sync(); }
   void shape(std::int64_t bytes) override { inner->shape(bytes); }
+  std::int64_t size() override { return inner->size(); }
 };
 
 class CountedView : public pio::Module {

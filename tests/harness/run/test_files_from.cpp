@@ -153,6 +153,63 @@ TEST_CASE("a read after a stonewalled write reads the units the write completed,
   }));
 }
 
+TEST_CASE("a random read of an earlier block's files draws its own units from the file as found",
+          "[files_from]") {
+  // IO500's ior-rnd4K-easy-read: 4 KiB reads at random offsets of ior-easy's files. FileSize
+  // (64 GiB) is only a bound: an offset beyond what the write left would read short or find
+  // unstamped bytes, and Verify on would fail the read.
+  for (const bool stonewalled : {false, true}) {
+    DYNAMIC_SECTION((stonewalled ? "after a stonewalled write" : "after a write of 8 units")) {
+      pio::test::TempDir dir;
+      const std::string write = stonewalled ? "WorkUnits 1000000\nStoneWall 0.05\n"
+                                              "StoneWallWearOut on\n"
+                                            : "WorkUnits 8\n";
+      const std::string text =
+          "TestFile " + dir.file("easy") + "\n" +
+          block("ModuleName \"Segmented (write)\"\nLabel ew\nFilePerProcess on\n"
+                "BufferSizes 64K\n" +
+                write) +
+          block("ModuleName \"Random Offsets (read)\"\nLabel rnd\nFilesFrom ew\n"
+                "BufferSizes 4K\nFileSize 64G\nWorkUnits 200\nVerify on\n");
+      const auto ran = pio::test::run_config(dir, "rnd", text);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const auto &w = module_labelled(ran.results, "ew");
+        const auto &r = module_labelled(ran.results, "rnd");
+        CHECK(r.at("tests").at(0).at("error").is_null());
+        CHECK(r.at("files_from") == "ew");
+        // Its units are its own, not capped at the write's 64 KiB units (8 of them).
+        if (!stonewalled)
+          CHECK(units_of(w) == 8);
+        CHECK(units_of(w) > 0);
+        CHECK(units_of(r) == 200);
+        return true;
+      }));
+      REQUIRE(all_ranks(!pio::test::exists(dir.file("easy.0"))));
+    }
+  }
+  SECTION("a file shorter than one block is refused, naming both sizes") {
+    pio::test::TempDir dir;
+    const std::string text =
+        "TestFile " + dir.file("tiny") + "\n" +
+        block("ModuleName \"Segmented (write)\"\nLabel tw\nFilePerProcess on\nBufferSizes 1K\n"
+              "WorkUnits 2\n") +
+        block("ModuleName \"Random Offsets (read)\"\nLabel rnd\nFilesFrom tw\n"
+              "BufferSizes 4K\nFileSize 1M\nWorkUnits 10\n");
+    const auto ran = pio::test::run_config(dir, "tiny", text);
+    REQUIRE(all_ranks(ran.exit_code != 0));
+    REQUIRE(on_root([&] {
+      const std::string e =
+          module_labelled(ran.results, "rnd").at("tests").at(0).at("error").dump();
+      CHECK_THAT(
+          e, Catch::Contains("the file the FilesFrom block left holds 2K, not one block of 4K"));
+      CHECK_THAT(e, Catch::Contains("FilesFrom"));
+      return true;
+    }));
+    REQUIRE(all_ranks(!pio::test::exists(dir.file("tiny.0"))));
+  }
+}
+
 TEST_CASE("FilesFrom mistakes stop the run before any I/O, at the FilesFrom line", "[files_from]") {
   const std::string write = "ModuleName \"Segmented (write)\"\nLabel w\nWorkUnits 2\n";
   struct Case {
