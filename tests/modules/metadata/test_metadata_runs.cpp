@@ -159,6 +159,16 @@ TEST_CASE("stonewall with wear-out leaves every rank with the same count") {
     CHECK(row[4].get<long>() <= count * n); // all ranks at the stop, before wear-out
     CHECK(row[5].get<double>() >= 0.3);     // stonewall time
     CHECK(ran.results["modules"][0]["tests"][0]["reps"][0]["ops"] == count * n);
+    // The deadline is a setting, named in the table: the block's figure of merit stays the
+    // create's rate, in the console's summary too (not "stonewall 0.3 s").
+    CHECK_THAT(fig["tables"][0]["name"].get<std::string>(),
+               Catch::StartsWith("stonewalled phases, StonewallTime 0.3 s"));
+    CHECK(fig["values"].empty());
+    const auto merit = ran.out.find("summary: the figure of merit of every block");
+    REQUIRE(merit != std::string::npos);
+    CHECK_THAT(ran.out.substr(merit), Catch::Contains("hard create median") &&
+                                          Catch::Contains("ops/s") &&
+                                          !Catch::Contains("stonewall"));
     return per_rank.size() == static_cast<size_t>(n);
   }));
   // KeepTree left the items to us: the scratch directory removes them.
