@@ -63,10 +63,10 @@ struct ModuleContext {
   /// TestFile (global or per block; in a FilesFrom chain, the chain's first block's)
   std::string test_file;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on (untimed checks) or timed (in the unit)
-  bool sync_writes = false;            ///< SyncWrites: flush every write inside the timed unit
-  bool collective = false;             ///< Collective on: use collective MPI-IO calls
-  bool use_file_view = true;           ///< FileView on: describe accesses with a file view (MPI-IO)
-  io::Options io; ///< Interface and its settings: how the test files are opened
+  bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
+  bool collective = false;        ///< Collective on: use collective MPI-IO calls
+  bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
+  io::Options io;                 ///< Interface and its settings: how the test files are opened
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
   SharedFiles shared; ///< FilesFrom: files an earlier block made, or a later block uses

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -165,10 +166,10 @@ TEST_CASE("stonewall with wear-out leaves every rank with the same count") {
                Catch::StartsWith("stonewalled phases, StonewallTime 0.3 s"));
     CHECK(fig["values"].empty());
     const auto merit = ran.out.find("summary: the figure of merit of every block");
-    REQUIRE(merit != std::string::npos);
-    CHECK_THAT(ran.out.substr(merit), Catch::Contains("hard create median") &&
-                                          Catch::Contains("ops/s") &&
-                                          !Catch::Contains("stonewall"));
+    CHECK(merit != std::string::npos);
+    CHECK_THAT(ran.out.substr(std::min(merit, ran.out.size())),
+               Catch::Contains("hard create median") && Catch::Contains("ops/s") &&
+                   !Catch::Contains("stonewall"));
     return per_rank.size() == static_cast<size_t>(n);
   }));
   // KeepTree left the items to us: the scratch directory removes them.
