@@ -163,17 +163,10 @@ public:
   std::int64_t size() override {
     if (dataset_)
       return dataset_bytes_;
-    const htri_t exists = H5Lexists(file_, kDataset, H5P_DEFAULT);
-    if (exists < 0)
-      h5_fail("H5Lexists", path_);
-    if (exists == 0)
+    if (!dataset_exists())
       return 0;
     H5Dataset d(h5_id(H5Dopen2(file_, kDataset, H5P_DEFAULT), "H5Dopen2", path_));
-    H5Space space(h5_id(H5Dget_space(d.get()), "H5Dget_space", path_));
-    hsize_t have = 0;
-    h5_ok(H5Sget_simple_extent_dims(space.get(), &have, nullptr), "H5Sget_simple_extent_dims",
-          path_);
-    return static_cast<std::int64_t>(have);
+    return static_cast<std::int64_t>(extent_of(d.get()).first);
   }
 
   void shape(std::int64_t bytes) override {
@@ -182,10 +175,7 @@ public:
                   " bytes on " + path_);
     file_space_.reset();
     dataset_.reset();
-    const htri_t exists = H5Lexists(file_, kDataset, H5P_DEFAULT);
-    if (exists < 0)
-      h5_fail("H5Lexists", path_);
-    if (exists > 0 && reuse(bytes))
+    if (dataset_exists() && reuse(bytes))
       return;
     if (read_only_)
       throw Error(path_ + " has no dataset /" + kDataset + " of " + std::to_string(bytes) +
@@ -215,13 +205,27 @@ private:
     return p;
   }
 
+  /// Whether the file holds the dataset (H5Lexists).
+  bool dataset_exists() const {
+    const htri_t exists = H5Lexists(file_, kDataset, H5P_DEFAULT);
+    if (exists < 0)
+      h5_fail("H5Lexists", path_);
+    return exists > 0;
+  }
+
+  /// The dataset's extent and its maximum (H5S_UNLIMITED when it may grow), in bytes.
+  std::pair<hsize_t, hsize_t> extent_of(hid_t dataset) const {
+    H5Space space(h5_id(H5Dget_space(dataset), "H5Dget_space", path_));
+    hsize_t have = 0, max = 0;
+    h5_ok(H5Sget_simple_extent_dims(space.get(), &have, &max), "H5Sget_simple_extent_dims", path_);
+    return {have, max};
+  }
+
   /// Opens the existing dataset if it serves a test of `bytes`: large enough (a chunked one
   /// grows) with the layout asked for (read-only: any layout). Else deletes it and says no.
   bool reuse(std::int64_t bytes) {
     H5Dataset d(h5_id(H5Dopen2(file_, kDataset, H5P_DEFAULT), "H5Dopen2", path_));
-    H5Space space(h5_id(H5Dget_space(d.get()), "H5Dget_space", path_));
-    hsize_t have = 0, max = 0;
-    h5_ok(H5Sget_simple_extent_dims(space.get(), &have, &max), "H5Sget_simple_extent_dims", path_);
+    auto [have, max] = extent_of(d.get());
     H5Plist dcpl(h5_id(H5Dget_create_plist(d.get()), "H5Dget_create_plist", path_));
     const H5D_layout_t layout = H5Pget_layout(dcpl.get());
     hsize_t chunk = 0;
