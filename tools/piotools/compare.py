@@ -115,8 +115,12 @@ def _needed_text(noise, threshold, alpha):
         return f"{n} repetitions per run would"
     if what == "runs":
         return f"{n} baseline runs would"
-    return (f"no number of repetitions or runs up to {stats.NEEDED_CAP} would: the runs vary by "
-            f"\u00b1{math.expm1(math.sqrt(noise.var_run)):.0%} among themselves")
+    if noise.basis == "repetitions":
+        spread, who = math.sqrt(noise.var_rep), "the repetitions vary"
+    else:
+        spread, who = math.sqrt(noise.var_run), "the runs vary"
+    return (f"no number of repetitions or runs up to {stats.NEEDED_CAP} would: {who} by "
+            f"\u00b1{math.expm1(spread):.0%} among themselves")
 
 
 def compare_runs(baselines, candidate, threshold=DEFAULTS["threshold"],
