@@ -40,9 +40,9 @@ bool stopped_by_schedule(const nlohmann::json &ph) {
   const auto units = ph["units"].get<std::int64_t>();
   const auto limit = ph["units_limit"].get<std::int64_t>();
   const double elapsed = ph["elapsed_time_s"], budget = ph["time_budget_s"];
-  return units >= 1 && ((limit > 0 && units >= limit) ||
-                        elapsed * static_cast<double>(units + 1) / static_cast<double>(units) >
-                            budget);
+  return units >= 1 &&
+         ((limit > 0 && units >= limit) ||
+          elapsed * static_cast<double>(units + 1) / static_cast<double>(units) > budget);
 }
 
 /// Parses a phase label; pattern stays -1 if it is not one.
