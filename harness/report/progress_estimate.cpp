@@ -131,6 +131,7 @@ Eta EtaEstimator::running_left(double now) const {
   const long reps = std::max(1L, b->reps);
   const auto tests = static_cast<int>(b->tests.size());
   double budget_left = 0, reps_left = 0;
+  double running_done = 0; // the running test's share done, from its units (0: not known)
   int count_driven_after = 0;
   bool all_timed = true;
   for (int t = std::min(tests_done_, tests); t < tests; ++t) {
@@ -144,6 +145,7 @@ Eta EtaEstimator::running_left(double now) const {
              std::accumulate(test.budgets.begin(), test.budgets.begin() + phase, 0.0) +
              test.budgets[phase] * pos_in_phase_;
       reps_done = pos_rep_ + (phase + pos_in_phase_) / test.budgets.size();
+      running_done = std::clamp(reps_done / static_cast<double>(reps), 0.0, 1.0);
     }
     budget_left += std::max(0.0, per_rep * reps - done);
     reps_left += std::max(0.0, reps - reps_done);
@@ -160,9 +162,14 @@ Eta EtaEstimator::running_left(double now) const {
     return {Eta::Kind::About, budget_left + b->settle_s};
   if (const double per_rep = rate(*b); per_rep >= 0)
     return {Eta::Kind::About, std::max(budget_left, per_rep * reps_left) + b->settle_s};
-  if (const double per_test = own_rate(); per_test >= 0) {
-    // The running test takes what is left of a test at that pace, the others a whole one.
-    const double running = std::max(0.0, per_test - (now - test_start_));
+  // The running test's own pace: its time so far over its share done (by its units).
+  const double in_test = now - test_start_;
+  const double projected = running_done > 0 ? in_test / running_done : -1;
+  if (const double per_test = own_rate() >= 0 ? own_rate() : projected; per_test >= 0) {
+    // The running test takes what its units say is left of it (else what is left of a test
+    // at the block's pace), the others a whole test at the block's pace (or this test's).
+    const double running = running_done > 0 ? in_test * (1 - running_done) / running_done
+                                            : std::max(0.0, per_test - in_test);
     const double tests_after = std::max(0, tests - tests_done_ - 1);
     return {Eta::Kind::About,
             std::max(budget_left, running + per_test * tests_after) + b->settle_s};

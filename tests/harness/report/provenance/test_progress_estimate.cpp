@@ -135,6 +135,21 @@ TEST_CASE("a block no earlier block tells of is estimated from its own latest te
   CHECK(eta_text(first.left(0.5)) == "left ?");
 }
 
+TEST_CASE("the running test's units tell what is left of it, also past the block's pace",
+          "[progress]") {
+  // Two count-driven tests of 5 repetitions; the first took 10 s. The second has been running
+  // for 20 s, longer than the first took, and its units say 4 of its 5 repetitions are done:
+  // 5 s are left of it. The old estimate said "left ?" here (a test past its pace has nothing
+  // left by the pace), and nothing for a first test half done.
+  EtaEstimator e({block("simple_strided", "simple_strided.so", 2, {0}, 5)});
+  e.block_started(0, 1, 0);
+  e.unit_progress(0, 2, 0, 0.5);               // the first test half done after 5 s
+  CHECK(eta_text(e.left(5)) == "left ~15.0s"); // 5 s of it and a test of 10 s after it
+  e.test_finished(10);
+  e.unit_progress(1, 3, 0, 1.0);
+  CHECK(eta_text(e.left(30)) == "left ~5.0s");
+}
+
 TEST_CASE("--check's planned time: budgets and settle times, and what is not known before the "
           "run",
           "[progress]") {

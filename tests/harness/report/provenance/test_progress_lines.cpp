@@ -83,13 +83,16 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
 
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 6);
-  // Nothing is known of this block's time: only the next block's 30 s budget, as a bound.
+  // Nothing is known of this block's time at its start: only the next block's 30 s budget, as
+  // a bound.
   CHECK(lines[0] == "pio-harness: progress: [1/2] blk (simple_strided): started, elapsed 0.0s, "
                     "left >=30.0s");
+  // Then its first test's units tell its pace: 10 of 40 units in 1 s, 3 s left of it, and the
+  // second test at that pace (4 s), before the next block's 30 s.
   CHECK(lines[1] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 10/40, "
-                    "elapsed 1.0s, left >=30.0s, 20.0 MiB/s");
+                    "elapsed 1.0s, left ~37.0s, 20.0 MiB/s");
   CHECK(lines[4] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 40/40, "
-                    "elapsed 4.0s, left >=30.0s, 20.0 MiB/s");
+                    "elapsed 4.0s, left ~34.0s, 20.0 MiB/s");
   // With the block done only the time-driven block is left: an estimate.
   CHECK(lines[5] == "pio-harness: progress: [1/2] blk: block done, 1/2 tests in 4.6s, "
                     "elapsed 4.6s, left ~30.0s");
