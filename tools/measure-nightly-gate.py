@@ -152,14 +152,26 @@ class CpuCap:
                     time.sleep(0.2)
 
 
-def sync_config(config, out):
-    """The config with SyncWrites on for every block (a global directive before the blocks)."""
-    path = os.path.join(out, "sync-" + os.path.basename(config))
+def sync_config(config, out, labels):
+    """The config with SyncWrites on in every block, each block keeping its label (`labels`, in
+    config order, from a night's results): a label derived from the settings would change with
+    SyncWrites, and the night would match nothing."""
     with open(config, encoding="utf-8") as f:
-        body = f.read()
+        lines = f.read().splitlines(keepends=True)
+    blocks = sum(line.strip().lower() == "<ap_module>" for line in lines)
+    if blocks != len(labels):
+        raise SystemExit(f"measure-nightly-gate: {config} has {blocks} blocks but its results "
+                         f"{len(labels)} (a Sweep?): give a config without sweeps")
+    body, i = [], 0
+    for line in lines:
+        body.append(line)
+        if line.strip().lower() == "<ap_module>":
+            body.append(f'  Label "{labels[i]}"\n  SyncWrites on\n')
+            i += 1
+    path = os.path.join(out, "sync-" + os.path.basename(config))
     with open(path, "w", encoding="utf-8") as f:
         f.write("# measure-nightly-gate.py: the config with a flush inside every timed write\n"
-                "SyncWrites on\n" + body)
+                + "".join(body))
     return path
 
 
@@ -283,7 +295,6 @@ def main(argv):
                HWLOC_COMPONENTS="-pci")
     env.setdefault("PIO_MODULE_PATH", os.path.join(REPO, "build", "modules"))
     config = os.path.abspath(a.config)
-    synced = sync_config(config, out)
     cap = CpuCap(out, a.np, a.cpu_cap)
     report = [f"measure-nightly-gate: {config}, {a.np} ranks, KEEP {a.keep}, COMPARE_ARGS "
               f"'{a.compare_args}', out {out}", f"before: {load_average()}"]
@@ -300,6 +311,12 @@ def main(argv):
                     if len(glob.glob(os.path.join(job, "baseline", "*.json"))) >= a.keep:
                         break
                     nights.append(dict(night(job, config, e, "seed", log)))
+                seeds = sorted(glob.glob(os.path.join(job, "baseline", "*.json")))
+                if not seeds:
+                    raise SystemExit(f"measure-nightly-gate: no night seeded {job}/baseline "
+                                     f"(see {out}/{fs}/nights.log)")
+                synced = sync_config(config, os.path.join(out, fs), [
+                    b.get("label") for b in results.load(seeds[0])["modules"]])
                 plan = ["aa"] * a.nights + ["cpu"] * a.provoked + ["sync"] * a.provoked
                 random.Random(a.seed).shuffle(plan)
                 for i, kind in enumerate(plan):
