@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, with_flag_keys
 from piotools import report, results
 
 PLOTS = os.path.join(DATA, "plots")
@@ -115,11 +115,7 @@ def test_raw_tables_are_folded_and_one_size_blocks_draw_no_point(quick_page):
 
 def test_each_flagged_figure_carries_its_badge_and_reason():
     d = doc("quick")
-    for b in d["modules"]:
-        for t in b["tests"]:
-            t["flags"] = []
-            for r in t.get("reps") or []:
-                r["flags"] = []
+    with_flag_keys(d)
     read = [b for b in d["modules"] if b["label"] == "simple_strided(read)"][0]["tests"][-1]
     read["flags"] = [{"flag": "page_cache", "reason": "97% of the bytes read were resident"}]
     page = report.render(d)

@@ -4,13 +4,12 @@ first screen (banners, verdicts, figures of merit with their flags' badges and r
 warnings and a row per test in folded tables; and the nightly job's page shows each night's
 verdict. Screenshots are kept under $PIO_REPORT_SCREENSHOTS (default: the test's temporary
 directory)."""
-import json
 import os
 
 import pytest
 
 import chromium
-from conftest import DATA
+from conftest import DATA, with_flag_keys
 from piotools import compare, report, results
 
 PLOTS = os.path.join(DATA, "plots")
@@ -30,11 +29,7 @@ def quick_page(tmp_path_factory):
     """The quick run against quick2, with two flags set by hand as the harness writes them."""
     out = tmp_path_factory.mktemp("report") / "quick.html"
     d = doc("quick")
-    for b in d["modules"]:
-        for t in b["tests"]:
-            t["flags"] = []
-            for r in t.get("reps") or []:
-                r["flags"] = []
+    with_flag_keys(d)
     blocks = {b["label"]: b for b in d["modules"]}
     blocks["simple_strided(read)"]["tests"][-1]["flags"] = [PAGE_CACHE]
     blocks["imb_pingpong"]["tests"][0]["reps"][0]["flags"] = [WARM_UP]

@@ -91,9 +91,9 @@ DEFAULTS = {"threshold": 0.05, "alpha": 0.05, "floor_us": 1.0}
 
 
 def detectable_text(fraction):
-    """The smallest slowdown a test could show, as text ('-45%', 'x1/3.20'), or 'none' when the
-    noise hides even a thousandfold one."""
-    return "none" if fraction >= 0.999 else text.change(-fraction)
+    """The smallest slowdown a test could show, as text ('-45%', 'x1/3.20'), or 'none' when no
+    slowdown however large could be shown (no degrees of freedom)."""
+    return "none" if fraction >= 1.0 else text.change(-fraction)
 
 
 def _flag_reason(flags, where):
