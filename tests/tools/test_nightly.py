@@ -170,7 +170,7 @@ def test_accepted_nights_never_widen_the_noise_nor_move_the_level(night):
     env = {"COMPARE_ARGS": "--threshold 20%"}
     good = seed(night, **env)
     first = None
-    for f in (0.9, 1.1, 0.88, 1.12, 0.9):
+    for f in (0.88, 1.12, 0.9):
         code, out = night(level(f), KEEP="3", **env)
         assert code == 0, out
         rows = comparison(night.job)["rows"]

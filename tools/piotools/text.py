@@ -30,7 +30,9 @@ def number(x, significant=4, trim=False):
         return ""
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
-    digits = max(0, significant - 1 - math.floor(math.log10(abs(x))))
+    # The magnitude of x rounded to its digits: 99.9999 is 100.0, not 100.00.
+    rounded = float(f"{x:.{significant}g}")
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded))))
     text = f"{x:.{digits}f}"
     return text.rstrip("0").rstrip(".") if trim and "." in text else text
 
