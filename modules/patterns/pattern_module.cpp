@@ -46,7 +46,8 @@ TestSpec PatternModule::pattern_spec(const std::string &label, std::int64_t buff
 
 std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   mode_ = parse_temporal_mode(ctx.settings.text("Mode"));
-  work_units_ = ctx.settings.integer("WorkUnits");
+  // Optional for a pattern whose default is its own (replay: every traced operation).
+  work_units_ = ctx.settings.has("WorkUnits") ? ctx.settings.integer("WorkUnits") : 1;
   header_offset_ = ctx.settings.size("HeaderOffset");
   reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
   layout_trace_ = ctx.settings.has("LayoutTrace") ? ctx.settings.text("LayoutTrace") : "";
@@ -182,9 +183,7 @@ void PatternModule::describe_test(TestContext &test) {
   if (needs_prepared_file(mode_) && !test.module->shared.made_earlier) {
     const int reader = (r.rank - r.shift + r.size) % r.size;
     for (std::int64_t u = 0; u < r.units; ++u) {
-      if (r.geometry->data_rank(reader, u) != reader)
-        continue; // another rank prepares these bytes
-      r.extents = r.geometry->extents(reader, u);
+      r.extents = r.geometry->prepares(reader, u); // none where another rank prepares them
       r.bytes = 0;
       for (const auto &e : r.extents)
         r.bytes += e.length;
@@ -247,6 +246,7 @@ void PatternModule::before_work_unit(UnitContext &unit) {
   case TemporalMode::ReadModifyWrite:
     break;
   }
+  r.wait_for_release(unit.unit);
 }
 
 std::int64_t PatternModule::work_unit(UnitContext &unit) {

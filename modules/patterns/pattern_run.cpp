@@ -2,7 +2,9 @@
 // datatypes are prepared untimed; transfer() is what the timed work unit calls.
 #include "pattern_run.hpp"
 
+#include <cerrno>
 #include <climits>
+#include <cmath>
 #include <sstream>
 
 #include "extent_order.hpp"
@@ -222,6 +224,37 @@ void PatternModule::Run::modify() {
   const size_t n = noncontiguous_memory ? buffer.size() : stream.size();
   for (size_t i = 0; i < n; ++i)
     p[i] ^= kModifyMask;
+}
+
+} // namespace pio::patterns
+
+namespace pio::patterns {
+
+void PatternModule::Run::wait_for_release(std::int64_t unit) {
+  if (!started) {
+    clock_gettime(CLOCK_MONOTONIC, &origin);
+    started = true;
+  }
+  const double at = geometry->release_time(rank, unit);
+  if (!(at >= 0))
+    return;
+  // An absolute deadline, so the waits do not add up their own overruns (and a test can read
+  // each deadline from the clock_nanosleep call).
+  const double whole = std::floor(at);
+  struct timespec deadline = origin;
+  deadline.tv_sec += static_cast<time_t>(whole);
+  deadline.tv_nsec += static_cast<long>((at - whole) * 1e9);
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000L;
+  }
+  int rc = 0;
+  while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr)) == EINTR) {
+  }
+  if (rc != 0)
+    throw Error(where + ": clock_nanosleep failed waiting for unit " + std::to_string(unit) +
+                    " (error " + std::to_string(rc) + ")",
+                "this is a bug; report it with the config");
 }
 
 } // namespace pio::patterns

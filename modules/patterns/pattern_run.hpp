@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <time.h>
+
 #include <boost/align/aligned_allocator.hpp>
 
 #include "pio/io/interface.hpp"
@@ -112,6 +114,12 @@ struct PatternModule::Run {
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
   void modify();
+
+  /// Waits until the geometry's release_time of `unit` (if any) has passed on this rank's clock,
+  /// counted from the first call of the test (unit 0), with an absolute CLOCK_MONOTONIC sleep.
+  void wait_for_release(std::int64_t unit);
+  bool started = false;      // wait_for_release has set `origin`
+  struct timespec origin {}; // CLOCK_MONOTONIC at the test's first unit
 };
 
 } // namespace pio::patterns
