@@ -13,8 +13,9 @@ namespace pio::replay {
 /// Union of intervals on a bounded bitmap.
 class BusyTime {
 public:
-  /// At most `max_bits` ticks are kept (16 MiB of bitmap by default).
-  explicit BusyTime(std::int64_t max_bits = std::int64_t(1) << 27) : max_bits_(max_bits) {}
+  /// At most `max_bits` ticks are kept (2 MiB of bitmap by default: 1 µs ticks up to 16 s of
+  /// trace, 256 µs for an hour).
+  explicit BusyTime(std::int64_t max_bits = std::int64_t(1) << 24) : max_bits_(max_bits) {}
   /// Adds [start, end) in seconds on the trace's clock (start >= 0; an empty interval adds
   /// nothing).
   void add(double start, double end);

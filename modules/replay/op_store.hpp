@@ -46,7 +46,7 @@ public:
   /// Operations added.
   std::int64_t added() const { return added_; }
   /// Whether the operations went to disk (the budget was exceeded).
-  bool spilled() const { return spill_ != nullptr; }
+  bool spilled() const { return final_ != nullptr; }
 
   /// Records one run of an external sort holds per chunk (the budget over a record's size).
   std::int64_t chunk_records() const { return chunk_; }

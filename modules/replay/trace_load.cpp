@@ -51,6 +51,14 @@ std::string plural(std::int64_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+/// "2400 bytes", "20 KiB".
+std::string bytes_text(std::int64_t n) {
+  const std::string s = format_size(n);
+  if (s.back() >= '0' && s.back() <= '9')
+    return plural(n, "byte", "bytes");
+  return s.substr(0, s.size() - 1) + " " + s.back() + "iB";
+}
+
 /// The sink that picks the replayed file's operations.
 class Selection : public TraceSink {
 public:
@@ -182,12 +190,16 @@ private:
   std::string at(std::int64_t line) const { return trace_location(q_.path, line); }
 
   [[noreturn]] void no_single_file() const {
-    std::vector<const TracedFile *> with_ops, matching;
+    // Files with reads or writes; of those, the ones that match and have the layer's records.
+    const int layer = static_cast<int>(q_.layer);
+    std::vector<const TracedFile *> with_ops, matching, in_layer;
     for (const auto &f : files_)
       if (f.bytes > 0) {
         with_ops.push_back(&f);
         if (f.matches)
           matching.push_back(&f);
+        if (f.matches && f.ops[layer][0] + f.ops[layer][1] > 0)
+          in_layer.push_back(&f);
       }
     const auto list = [&](const std::vector<const TracedFile *> &files) {
       std::string s;
@@ -195,7 +207,7 @@ private:
         const TracedFile &f = *files[i];
         const std::int64_t reads = f.ops[0][0] + f.ops[1][0], writes = f.ops[0][1] + f.ops[1][1];
         s += (i ? "; " : "") + f.path + " (" + plural(reads, "read", "reads") + ", " +
-             plural(writes, "write", "writes") + ", " + format_size(f.bytes) + ")";
+             plural(writes, "write", "writes") + ", " + bytes_text(f.bytes) + ")";
       }
       if (files.size() > 12)
         s += "; and " + std::to_string(files.size() - 12) + " more";
@@ -216,9 +228,9 @@ private:
            std::string("replay the layer it has: TraceLayer ") +
                (q_.layer == Layer::Posix ? "mpiio" : "posix"));
     fail("TraceFile",
-         std::to_string(matching.size()) + " traced files have reads or writes" +
+         std::to_string(in_layer.size()) + " traced files have reads or writes" +
              (q_.file_pattern.empty() ? "" : " matching '" + q_.file_pattern + "'") + ": " +
-             list(matching) + "; a block replays one file",
+             list(in_layer) + "; a block replays one file",
          "set TraceFile to the one to replay (a glob; without a '/' it matches the base name)");
   }
 
