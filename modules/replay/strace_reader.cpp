@@ -70,9 +70,21 @@ public:
       StraceLine call = *line;
       if (line->kind == StraceLine::Kind::Resumed) {
         auto it = pending_.find(line->pid);
-        if (it == pending_.end() || it->second.name != line->name)
-          continue; // its first half is before the log began (strace -p attached late)
-        call.args = it->second.args + line->args;
+        const bool joined = it != pending_.end() && it->second.name == line->name;
+        // Both halves' arguments (a brace opened in the first closes in the second).
+        if (!complete_call(joined ? it->second.args + line->args : line->args, call)) {
+          if (line->args.size() >= 17 &&
+              line->args.compare(line->args.size() - 17, 17, " <unfinished ...>") == 0)
+            continue; // resumed and interrupted again: a later half ends it
+          if (lines_.cut())
+            fail("the log ends in the middle of a line (a resumed call without its end)");
+          if (!joined)
+            continue; // its first half is before the log began (strace -p attached late)
+          fail("not a line of strace -f -ttt -T output: a resumed call without its closing "
+               "parenthesis or its result");
+        }
+        if (!joined)
+          continue;
         call.seconds = it->second.seconds;
         call.micros = it->second.micros;
         pending_.erase(it);

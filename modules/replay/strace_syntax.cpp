@@ -74,6 +74,14 @@ const std::string kUnfinished = " <unfinished ...>";
 
 } // namespace
 
+bool complete_call(const std::string &text, StraceLine &out) {
+  const auto c = closing(text, 0, 1);
+  if (c == std::string::npos)
+    return false;
+  out.args = text.substr(0, c);
+  return result(text.substr(c + 1), out);
+}
+
 std::optional<StraceLine> parse_strace_line(const std::string &line, std::string *why) {
   StraceLine out;
   std::string s = trim(line);
@@ -130,23 +138,8 @@ std::optional<StraceLine> parse_strace_line(const std::string &line, std::string
       return std::nullopt;
     }
     out.name = body.substr(5, r - 5);
-    const std::string rest = body.substr(r + 9);
-    const auto c = closing(rest, 0, 1);
-    if (c == std::string::npos) {
-      if (rest.size() >= kUnfinished.size() &&
-          rest.compare(rest.size() - kUnfinished.size(), kUnfinished.size(), kUnfinished) == 0) {
-        out.kind = StraceLine::Kind::Event; // resumed and interrupted again: the next half ends it
-        return out;
-      }
-      *why = "a resumed call without its closing parenthesis";
-      return std::nullopt;
-    }
     out.kind = StraceLine::Kind::Resumed;
-    out.args = rest.substr(0, c);
-    if (!result(rest.substr(c + 1), out)) {
-      *why = "a resumed call without '= result'";
-      return std::nullopt;
-    }
+    out.args = body.substr(r + 9);
     return out;
   }
   std::size_t n = 0;

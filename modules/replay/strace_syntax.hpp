@@ -17,7 +17,8 @@ struct StraceLine {
   enum class Kind {
     Call,       ///< name(args) = ret [<dur>]
     Unfinished, ///< name(args <unfinished ...>
-    Resumed,    ///< <... name resumed>args) = ret [<dur>]
+    Resumed,    ///< <... name resumed>args) = ret [<dur>]: `args` holds all after "resumed>",
+                ///< for complete_call with the first half's arguments
     Event,      ///< "--- SIGNAL ... ---", "+++ exited with N +++", "strace: ..." (nothing to do)
   };
   Kind kind = Kind::Event;
@@ -33,6 +34,11 @@ struct StraceLine {
 /// Takes a line apart. Returns nothing for a line that is not strace's (a timestamp missing or
 /// not -ttt's, a call without its closing parenthesis); `why` then says what is wrong.
 std::optional<StraceLine> parse_strace_line(const std::string &line, std::string *why);
+
+/// Completes a call from `text`, its arguments and what follows them (a resumed call: the first
+/// half's arguments then the second half): sets out.args to the arguments, out.ret and
+/// out.duration from "= ret [<dur>]". False when the arguments do not close or no result follows.
+bool complete_call(const std::string &text, StraceLine &out);
 
 /// The arguments of a call, split at the commas outside strings, brackets and braces, trimmed.
 std::vector<std::string> split_arguments(const std::string &args);

@@ -74,8 +74,8 @@ std::string dxt_text(const std::vector<Op> &ops, const std::string &file) {
         if (o.rank == t && o.write == write) {
           std::snprintf(line, sizeof line, "%8s%8d%7s%9d%16lld%16lld%12.4f%12.4f   %4d\n",
                         "X_POSIX", t, write ? "write" : "read", segment++,
-                        static_cast<long long>(o.offset), static_cast<long long>(o.length),
-                        o.start, o.start + 0.0002, 1234);
+                        static_cast<long long>(o.offset), static_cast<long long>(o.length), o.start,
+                        o.start + 0.0002, 1234);
           s += line;
         }
     }
@@ -133,8 +133,7 @@ TEST_CASE("a DXT trace of 4 ranks replays byte-exact on any process count", "[re
     if (mapping == "exact" && size() != kTraceRanks)
       continue; // a rank the run does not have: the error case below
     runs.push_back({mapping + "-view", mapping, kExactMpiIo});
-    runs.push_back({mapping + "-noview-coll",
-                    mapping,
+    runs.push_back({mapping + "-noview-coll", mapping,
                     std::string(kExactMpiIo) + "  FileView off\n  Collective on\n"});
     runs.push_back({mapping + "-posix", mapping, "  Interface posix\n"});
   }
@@ -142,9 +141,9 @@ TEST_CASE("a DXT trace of 4 ranks replays byte-exact on any process count", "[re
   runs.push_back({"small-memory", "scaled", "  Interface posix\n  TraceMemory 64K\n"});
   std::string config = "Verify on\nKeepFiles on\n";
   for (const auto &r : runs)
-    config += block(r.label, dir.file(r.label), "  Trace " + dir.file("app.dxt") +
-                                                    "\n  TraceRanks " + r.mapping +
-                                                    "\n  LayoutTrace \"" + layout + "\"\n" + r.body);
+    config += block(r.label, dir.file(r.label),
+                    "  Trace " + dir.file("app.dxt") + "\n  TraceRanks " + r.mapping +
+                        "\n  LayoutTrace \"" + layout + "\"\n" + r.body);
   run_and_check(dir, "replay", config, [&](const nlohmann::json &) {
     std::string problem;
     const auto traced = read_trace(layout, &problem);
@@ -195,9 +194,11 @@ TEST_CASE("reads several ranks share are prepared once and verified; read back w
         std::int64_t most_reads = 0, most_writes = 0;
         for (int r = 0; r < size(); ++r) {
           most_reads = std::max<std::int64_t>(
-              most_reads, static_cast<std::int64_t>(expected(ops, "modulo", r, size(), false).size()));
+              most_reads,
+              static_cast<std::int64_t>(expected(ops, "modulo", r, size(), false).size()));
           most_writes = std::max<std::int64_t>(
-              most_writes, static_cast<std::int64_t>(expected(ops, "modulo", r, size(), true).size()));
+              most_writes,
+              static_cast<std::int64_t>(expected(ops, "modulo", r, size(), true).size()));
         }
         if (units(0) != std::to_string(most_reads) || units(3) != std::to_string(most_writes))
           return "units " + units(0) + " and " + units(3);
@@ -210,9 +211,9 @@ TEST_CASE("the figure: the summary beside the replay, and what was not replayed"
   TempDir dir;
   const auto ops = trace_ops(6);
   write_text(dir.file("app.dxt"), dxt_text(ops, "/scratch/app/out.dat"));
-  const auto ran = run_config(dir, "fig",
-                              block("w", dir.file("w"),
-                                    "  Trace " + dir.file("app.dxt") + "\n  TraceRanks modulo\n"));
+  const auto ran = run_config(
+      dir, "fig",
+      block("w", dir.file("w"), "  Trace " + dir.file("app.dxt") + "\n  TraceRanks modulo\n"));
   INFO(ran.out << ran.err);
   REQUIRE(all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
@@ -264,8 +265,8 @@ TEST_CASE("bad traces end the run before any I/O, named at the trace's file:line
   const std::vector<Case> cases = {
       {head + " X_POSIX 0 write 0 0 4096 0.1 0.2\n X_POSIX 0 write 1 4096\n", "", "Trace",
        "t.dxt:4: a truncated record: 5 fields where a DXT record has 8"},
-      {head + " X_POSIX 0 write 0 0 4096 0.1 0.2\n X_POSIX 0 write 1 4096 4096 0.3",
-       "", "Trace", "t.dxt:4: the trace ends in the middle of a record"},
+      {head + " X_POSIX 0 write 0 0 4096 0.1 0.2\n X_POSIX 0 write 1 4096 4096 0.3", "", "Trace",
+       "t.dxt:4: the trace ends in the middle of a record"},
       {head + " X_HDF5 0 write 0 0 4096 0.1 0.2\n", "", "Trace",
        "t.dxt:3: unknown module 'X_HDF5'"},
       {head + " X_POSIX 0 write 0 -8192 4096 0.1 0.2\n", "", "Trace",
@@ -276,24 +277,24 @@ TEST_CASE("bad traces end the run before any I/O, named at the trace's file:line
        "t.dxt:3: trace rank 4 replays on a run rank the run does not have (" +
            std::to_string(size()) + (size() == 1 ? " process" : " processes") +
            ", TraceRanks exact)"},
-      {"5 1.000000 pwrite64(3</x/out>, \"ab\", 2, 0) = 2 <0.000001>\n5 1.000010 pwrite64(3",
-       "", "Trace", "t.dxt:2: the log ends in the middle of a line"},
+      {"5 1.000000 pwrite64(3</x/out>, \"ab\", 2, 0) = 2 <0.000001>\n5 1.000010 pwrite64(3", "",
+       "Trace", "t.dxt:2: the log ends in the middle of a line"},
       {head + " X_POSIX 0 write 0 0 4096 0.1 0.2\n", "  Mode read-modify-write\n", "Mode",
        "read-modify-write would read and then write every traced operation"},
   };
   for (const auto &c : cases) {
     INFO(c.trace);
     write_text(dir.file("t.dxt"), c.trace);
-    const std::string config = "Verify on\n" + block("bad", dir.file("bad"),
-                                                      "  Trace " + dir.file("t.dxt") + "\n" +
-                                                          c.directives);
+    const std::string config =
+        "Verify on\n" +
+        block("bad", dir.file("bad"), "  Trace " + dir.file("t.dxt") + "\n" + c.directives);
     const auto ran = run_config(dir, "bad", config);
     INFO(ran.err);
     REQUIRE(all_ranks(ran.exit_code == 2));
     REQUIRE(all_ranks(!exists(dir.file("bad"))));
     // The block's line of the directive at fault (Trace: line 6, Mode 7; a defaulted one: the
     // ModuleName line, 3), then the trace's own file:line.
-    const std::string where = c.directive == "Trace" ? "bad.conf:6: Trace"
+    const std::string where = c.directive == "Trace"  ? "bad.conf:6: Trace"
                               : c.directive == "Mode" ? "bad.conf:7: Mode"
                                                       : "bad.conf:3: " + c.directive;
     const std::string message = c.directive == "Mode" ? c.message : dir.path() + "/" + c.message;

@@ -202,8 +202,16 @@ TEST_CASE("strace: lines taken apart", "[replay][strace]") {
   l = parse_strace_line("42 2.0 <... read resumed>\"ab\", 100) = 2 <0.5>", &why);
   REQUIRE(l);
   CHECK(l->kind == StraceLine::Kind::Resumed);
-  CHECK(l->args == "\"ab\", 100");
-  CHECK(l->duration == Approx(0.5));
+  CHECK(l->args == "\"ab\", 100) = 2 <0.5>");
+  StraceLine joined;
+  REQUIRE(complete_call("3, " + l->args, joined));
+  CHECK(joined.args == "3, \"ab\", 100");
+  CHECK(joined.ret == "2");
+  CHECK(joined.duration == Approx(0.5));
+  // A brace the first half opened closes in the second.
+  REQUIRE(complete_call("3, SIOCGIFHWADDR, {ifr_name=\"eth0\", , ifr_hwaddr={sa_family=1}}) = 0",
+                        joined));
+  CHECK(joined.ret == "0");
   l = parse_strace_line("1.0 openat(AT_FDCWD</w>, \"x\", O_RDONLY) = 3</w/x> <0.000004>", &why);
   REQUIRE(l);
   CHECK(l->pid == 0);
@@ -244,6 +252,10 @@ TEST_CASE("strace: descriptors, positions and processes", "[replay][strace]") {
       "12 100.003300 write(1, \"f\", 1) = 1 <0.000001>\n"
       "12 100.003400 openat(AT_FDCWD, \"/d/out\", O_WRONLY|O_APPEND) = 5 <0.000001>\n"
       "12 100.003500 write(5, \"g\", 3) = 3 <0.000001>\n"
+      "10 100.003900 ioctl(1, SIOCGIFHWADDR, {ifr_name=\"eth0\",  <unfinished ...>\n"
+      "12 100.003950 fdatasync(5) = 0 <0.000001>\n"
+      "10 100.003990 <... ioctl resumed>, ifr_hwaddr={sa_family=ARPHRD_ETHER}}) = -1 ENOTTY "
+      "(Inappropriate ioctl for device) <0.000001>\n"
       "10 100.004000 read(1,  <unfinished ...>\n"
       "12 100.004100 pwrite64(5, \"h\", 1, 0) = 1 <0.000001>\n"
       "10 100.004500 <... read resumed>\"zz\", 2) = 2 <0.000500>\n"
@@ -262,13 +274,14 @@ TEST_CASE("strace: descriptors, positions and processes", "[replay][strace]") {
   const auto &last = c.ops.back();
   CHECK(last.start == Approx(0.004));
   CHECK(last.end == Approx(0.0045));
-  CHECK(last.line == 23);
+  CHECK(last.line == 26);
   // The copy is a read of /d/in too, at its own position.
   const auto in = strace(log, "/d/in");
   CHECK(in.wanted() == std::vector<std::string>{"0 read 0+300"});
   CHECK(c.others == std::vector<std::string>{"/d/out:openat", "/d/out:dup2", "/d/out:close",
                                              "/d/out:lseek", "/d/out:fsync",
-                                             "/d/out:pread64 (failed)", "/d/out:openat"});
+                                             "/d/out:pread64 (failed)", "/d/out:openat",
+                                             "/d/out:fdatasync", "/d/out:ioctl (failed)"});
 }
 
 TEST_CASE("strace: -y paths name descriptors opened before the log", "[replay][strace]") {
