@@ -200,7 +200,7 @@ ModuleInfo info() {
   m.title = "Replay";
   m.summary = "an application's traced reads and writes (darshan DXT text, strace log) replayed "
               "per rank as work units of the pattern engine";
-  m.reference = "docs/replay.md (issue 44); darshan-util, 'Guide to darshan-dxt-parser output'";
+  m.reference = "docs/replay.md; darshan-util, 'Guide to darshan-dxt-parser output'";
   m.directives = directives();
   return m;
 }
