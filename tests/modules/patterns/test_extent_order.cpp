@@ -44,12 +44,10 @@ TEST_CASE("extents out of file order land at their offsets in every mode and I/O
           "[extent_order]") {
   // Independent and collective, through the file view (sorted with their pieces) and without
   // it (one call per extent, in the pattern's order); every byte checked against the image.
-  run_all_modes("test_permuted_blocks", "  Order shuffled\n", permuted_image());
-}
-
-TEST_CASE("reversed extents through a file view", "[extent_order]") {
+  // Write and read make every kind of transfer the other modes make (the view is set per unit
+  // alike for each direction).
   run_all_modes(
-      "test_permuted_blocks", "  Order reversed\n", [](const std::string &) { return false; },
+      "test_permuted_blocks", "  Order shuffled\n", [](const std::string &) { return false; },
       [](const std::string &, int) { return permuted_image(); }, {"write", "read"});
 }
 
