@@ -118,6 +118,8 @@ protected:
     facts_.replayed_ops = t.replayed_ops;
     facts_.replayed_bytes = t.replayed_bytes;
     facts_.not_replayed = t.not_replayed;
+    facts_.spilled = t.store && t.store->spilled();
+    facts_.memory = q.memory_budget;
 
     const std::int64_t mean = t.replayed_bytes / std::max<std::int64_t>(1, t.replayed_ops);
     patterns::PatternTest test{pattern_spec(base_name(t.file), mean), nullptr};

@@ -61,6 +61,11 @@ Figure make_figure(const ReplayFacts &f, const TraceSummary &s, const ModuleResu
     trace.rows.push_back(
         {std::string("left out"),
          std::to_string(f.capped_ops) + " operations past WorkUnits " + std::to_string(f.units)});
+  trace.rows.push_back(
+      {std::string("operations"),
+       (f.spilled ? "sorted on disk in " + spill_directory() + ", more than TraceMemory "
+                  : std::string("in memory, within TraceMemory ")) +
+           format_size(f.memory)});
   std::string timing = f.timing;
   if (f.timing == "scaled")
     timing += " (recorded gaps x " + std::to_string(f.scale) + ")";

@@ -35,6 +35,8 @@ struct ReplayFacts {
   std::int64_t replayed_ops = 0;   ///< over all ranks (before the cap)
   std::int64_t replayed_bytes = 0; ///< over all ranks (before the cap)
   std::map<std::string, std::int64_t> not_replayed;
+  bool spilled = false;    ///< the operations went to disk (beyond TraceMemory)
+  std::int64_t memory = 0; ///< TraceMemory
 };
 
 /// The figure of a block from its facts, the trace summary and the block's results.
