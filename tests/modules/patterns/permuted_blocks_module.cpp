@@ -131,17 +131,9 @@ std::vector<pio::DirectiveSpec> directives() {
   return d;
 }
 
-pio::ModuleInfo permuted_info() {
-  pio::ModuleInfo m("test_permuted_blocks", pio::make_module<PermutedBlocks>);
-  m.summary = "test only: each unit's blocks listed by extents() out of file order";
-  m.reference = "tests/modules/patterns";
-  m.directives = directives();
-  return m;
-}
-
-pio::ModuleInfo misplaced_info() {
-  pio::ModuleInfo m("test_misplaced_blocks", pio::make_module<MisplacedBlocks>);
-  m.summary = "test only: test_permuted_blocks through an interface that misplaces consistently";
+pio::ModuleInfo info(const char *name, pio::CreateModule create, const char *summary) {
+  pio::ModuleInfo m(name, create);
+  m.summary = summary;
   m.reference = "tests/modules/patterns";
   m.directives = directives();
   return m;
@@ -149,4 +141,8 @@ pio::ModuleInfo misplaced_info() {
 
 } // namespace
 
-PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{permuted_info(), misplaced_info()})
+PIO_EXPORT_MODULES(std::vector<pio::ModuleInfo>{
+    info("test_permuted_blocks", pio::make_module<PermutedBlocks>,
+         "test only: each unit's blocks listed by extents() out of file order"),
+    info("test_misplaced_blocks", pio::make_module<MisplacedBlocks>,
+         "test only: test_permuted_blocks through an interface that misplaces consistently")})
