@@ -42,7 +42,7 @@ def make_host(ledger, name, role, address, bridge_name, veth, lab_dir):
     deadline = time.time() + 10
     while time.time() < deadline:  # until unshare has made the namespaces and run sleep
         ns = proc.namespace(p.pid, "net")
-        if ns is not None and ns != own_net and _comm(p.pid) == "sleep":
+        if ns is not None and ns != own_net and proc.comm(p.pid) == "sleep":
             break
         if p.poll() is not None:
             raise RuntimeError(f"unshare for host {name} failed (exit {p.returncode}): cannot "
@@ -64,10 +64,3 @@ def make_host(ledger, name, role, address, bridge_name, veth, lab_dir):
     run(on + ["ip", "link", "set", "lo", "up"])
     return holder
 
-
-def _comm(pid):
-    try:
-        with open(f"/proc/{pid}/comm") as f:
-            return f.read().strip()
-    except OSError:
-        return None

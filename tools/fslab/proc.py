@@ -65,15 +65,14 @@ def in_namespace(kind, inode):
         if namespace(pid, kind) != inode:
             continue
         start = start_time(pid)
-        if start is None:
-            continue
-        try:
-            with open(f"/proc/{pid}/comm") as f:
-                comm = f.read().strip()
-        except OSError:
-            continue
-        out.append((pid, start, comm))
+        if start is not None:
+            out.append((pid, start, comm(pid)))
     return out
+
+
+def comm(pid):
+    """The process's command name, or None."""
+    return _sysfs_text(f"/proc/{pid}/comm")
 
 
 def mountinfo(pid="self"):
@@ -96,18 +95,19 @@ def mount_points(pid="self"):
     return {m[0] for m in mountinfo(pid)}
 
 
-def loop_backing_file(device):
-    """The file a loop device is bound to, or None."""
+def _sysfs_text(path):
     try:
-        with open(f"/sys/block/{os.path.basename(device)}/loop/backing_file") as f:
+        with open(path) as f:
             return f.read().strip()
     except OSError:
         return None
 
 
+def loop_backing_file(device):
+    """The file a loop device is bound to, or None."""
+    return _sysfs_text(f"/sys/block/{os.path.basename(device)}/loop/backing_file")
+
+
 def loop_direct_io(device):
-    try:
-        with open(f"/sys/block/{os.path.basename(device)}/loop/dio") as f:
-            return f.read().strip() == "1"
-    except OSError:
-        return False
+    """Does the loop device read and write its file with O_DIRECT?"""
+    return _sysfs_text(f"/sys/block/{os.path.basename(device)}/loop/dio") == "1"
