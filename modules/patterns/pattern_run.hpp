@@ -70,6 +70,11 @@ struct PatternModule::Run {
   /// Checks data (stream order) against the expected stamps; throws naming the first bad byte.
   void check(const PageBytes &data, int generation, unsigned char mask, const char *what) const;
 
+  /// The message of a failed check: rank, file offset, expected and found bytes, how many
+  /// bytes of piece e (whose bytes start at got) are wrong, and the rank's host. i: the first.
+  std::string mismatch_message(const char *what, const std::uint8_t *got, const Extent &e,
+                               std::int64_t i, int generation, unsigned char mask) const;
+
   /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
   /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
   /// Under another interface than MPI-IO one independent transfer carrying every extent.
