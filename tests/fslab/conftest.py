@@ -110,7 +110,8 @@ class Harness:
             self.results.unlink()
         cmd = ["timeout", "-k", "5", str(timeout)] + cmd
         p = subprocess.run(cmd, cwd=self.tmp_path, env=env, capture_output=True, text=True)
-        assert p.returncode != 124, f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
+        assert p.returncode != 124, \
+            f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
         doc = json.loads(self.results.read_text()) if self.results.exists() else None
         return Run(p.returncode, p.stdout + p.stderr, doc)
 

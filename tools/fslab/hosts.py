@@ -1,7 +1,6 @@
 """Emulated hosts: a process (`sleep infinity` under unshare) holds a network, UTS and mount
 namespace of its own; a veth pair joins the network namespace to the lab's bridge. Commands run
 on a host through nsenter into all three. No `ip netns add` (it leaves a mount on /run/netns)."""
-import os
 import subprocess
 import time
 

@@ -20,7 +20,8 @@ VOLATILE_ARGS = ("--pid-file", "--log-file", "--volfile-server", "-p", "-l", "-s
 def _options(fs):
     """The mount's options and the file system's, each once, in their order."""
     out = []
-    for o in (fs.get("mount_options") or "").split(",") + (fs.get("super_options") or "").split(","):
+    both = f"{fs.get('mount_options') or ''},{fs.get('super_options') or ''}"
+    for o in both.split(","):
         if o and o not in out:
             out.append(o)
     return out
