@@ -113,6 +113,34 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
   }
 }
 
+void PatternModule::Run::prepare_file(int reader) {
+  for (std::int64_t u = 0; u < units; ++u) {
+    if (geometry->data_rank(reader, u) != reader)
+      continue; // another rank prepares these bytes
+    extents = geometry->extents(reader, u);
+    bytes = 0;
+    for (const auto &e : extents)
+      bytes += e.length;
+    stream.assign(static_cast<size_t>(bytes), 0);
+    std::int64_t pos = 0;
+    for (const auto &e : extents) {
+      stamp_fill(stream.data() + pos, e.length, rank, e.offset, 0);
+      Datatype t = contiguous_bytes(e.length);
+      if (e.length > 0) {
+        io::Transfer w;
+        w.buffer = stream.data() + pos;
+        w.count = 1;
+        w.datatype = t.get();
+        w.offset = e.offset;
+        w.extents = &e;
+        w.extent_count = 1;
+        io->start(w);
+      }
+      pos += e.length;
+    }
+  }
+}
+
 PageBytes PatternModule::Run::read_back() const {
   if (!mpiio) {
     PageBytes data(static_cast<size_t>(bytes));

@@ -75,6 +75,11 @@ struct PatternModule::Run {
   std::string mismatch_message(const char *what, const std::uint8_t *got, const Extent &e,
                                std::int64_t i, int generation, unsigned char mask) const;
 
+  /// Writes, untimed and with this rank's generation-0 stamps, the bytes `reader` reads in
+  /// every unit whose data this rank prepares (a read mode's file, thesis §3.3.2). Not
+  /// collective: the caller syncs.
+  void prepare_file(int reader);
+
   /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
   /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
   /// Under another interface than MPI-IO one independent transfer carrying every extent.
