@@ -69,8 +69,12 @@ def test_gluster_configuration_names_translators_and_client_options():
     assert a.startswith("fuse.glusterfs (rw,relatime,user_id=0,")
     assert "volume: 2 bricks distribute(lock-migration=off) utime(noatime=on) write-behind" in a
     assert "client: --volfile-id=piovol --direct-io-mode=enable" in a
-    # another mount: other client pid (process-uuid, pid and log files), same configuration
+    # another mount: other client pid (process-uuid, pid and log files), same configuration;
+    # the volume's UUID, which one client's graph may carry and another's not
     assert key(gluster_fs(pid=77)) == a
+    with_uuid = gluster_fs()
+    with_uuid["volume"]["graph"][0]["options"]["volume-id"] = "331c5b96-0d0e-43d0"
+    assert key(with_uuid) == a
     off = key(gluster_fs(write_behind=False))
     assert off != a and "write-behind" not in off
     assert key(gluster_fs(direct_io=False)) != a

@@ -6,13 +6,15 @@ the file system's options, whether a loop device under it does direct I/O and, f
 the client graph its servers handed out (translators and their options) and the client's
 command-line options. Nodes that see the same configuration count once. Left out, as they
 change from one mount of the same configuration to the next: the device or server the mount
-came from, the mount point, a loop device's backing file, and per-process values of the graph
-(process-uuid, volfile-checksum) and the client's pid and log files. Runs recorded before the
-harness read the mounts have only the file-system type, which stands for their configuration."""
+came from, the mount point, a loop device's backing file, per-process values of the graph
+(process-uuid, volfile-checksum), the volume's UUID and the client's pid and log files. Runs
+recorded before the harness read the mounts have only the file-system type, which stands for
+their configuration."""
 import hashlib
 
-# protocol/client options that name one process or one fetch of the graph, not the volume.
-VOLATILE_OPTIONS = {"process-uuid", "volfile-checksum"}
+# Graph options that name one process, one fetch of the graph or one creation of the volume
+# (its UUID, which one client's graph carries and another's may not), not its configuration.
+VOLATILE_OPTIONS = {"process-uuid", "volfile-checksum", "volume-id"}
 # glusterfs client arguments that name files or the server to ask, not how it behaves.
 VOLATILE_ARGS = ("--pid-file", "--log-file", "--volfile-server", "-p", "-l", "-s")
 
