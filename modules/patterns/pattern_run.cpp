@@ -125,20 +125,26 @@ void PatternModule::Run::prepare_file(int reader) {
     std::int64_t pos = 0;
     for (const auto &e : extents) {
       stamp_fill(stream.data() + pos, e.length, rank, e.offset, 0);
-      Datatype t = contiguous_bytes(e.length);
-      if (e.length > 0) {
-        io::Transfer w;
-        w.buffer = stream.data() + pos;
-        w.count = 1;
-        w.datatype = t.get();
-        w.offset = e.offset;
-        w.extents = &e;
-        w.extent_count = 1;
-        io->start(w);
-      }
+      piece_io(io::Direction::Write, stream.data() + pos, e);
       pos += e.length;
     }
   }
+}
+
+void PatternModule::Run::piece_io(io::Direction direction, std::uint8_t *at,
+                                  const Extent &e) const {
+  if (e.length <= 0)
+    return;
+  Datatype t = contiguous_bytes(e.length);
+  io::Transfer x;
+  x.direction = direction;
+  x.buffer = at;
+  x.count = 1;
+  x.datatype = t.get();
+  x.offset = e.offset;
+  x.extents = &e;
+  x.extent_count = 1;
+  io->start(x);
 }
 
 PageBytes PatternModule::Run::read_back() const {
@@ -154,18 +160,7 @@ PageBytes PatternModule::Run::read_back() const {
   PageBytes data(static_cast<size_t>(bytes));
   std::int64_t pos = 0;
   for (const auto &e : extents) {
-    Datatype t = contiguous_bytes(e.length);
-    if (e.length > 0) {
-      io::Transfer r;
-      r.direction = io::Direction::Read;
-      r.buffer = data.data() + pos;
-      r.count = 1;
-      r.datatype = t.get();
-      r.offset = e.offset;
-      r.extents = &e;
-      r.extent_count = 1;
-      io->start(r);
-    }
+    piece_io(io::Direction::Read, data.data() + pos, e);
     pos += e.length;
   }
   return data;

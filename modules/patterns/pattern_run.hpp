@@ -80,6 +80,10 @@ struct PatternModule::Run {
   /// collective: the caller syncs.
   void prepare_file(int reader);
 
+  /// One explicit-offset transfer of piece e (its bytes at `at`), as one contiguous datatype;
+  /// nothing for an empty piece.
+  void piece_io(io::Direction direction, std::uint8_t *at, const Extent &e) const;
+
   /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
   /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
   /// Under another interface than MPI-IO one independent transfer carrying every extent.
