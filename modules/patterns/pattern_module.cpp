@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "extent_order.hpp"
 #include "layout_trace.hpp"
 #include "pattern_run.hpp"
 #include "pio/patterns/byte_types.hpp"
@@ -45,7 +46,8 @@ TestSpec PatternModule::pattern_spec(const std::string &label, std::int64_t buff
 
 std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   mode_ = parse_temporal_mode(ctx.settings.text("Mode"));
-  work_units_ = ctx.settings.integer("WorkUnits");
+  // Optional for a pattern whose default is its own (replay: every traced operation).
+  work_units_ = ctx.settings.has("WorkUnits") ? ctx.settings.integer("WorkUnits") : 1;
   header_offset_ = ctx.settings.size("HeaderOffset");
   reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
   layout_trace_ = ctx.settings.has("LayoutTrace") ? ctx.settings.text("LayoutTrace") : "";
@@ -64,6 +66,7 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     tests.push_back(p.spec);
   }
   check_no_shared_writes(ctx);
+  check_viewable(ctx);
   if (ctx.shared.made_earlier && reorder_tasks_ > 0)
     throw DirectiveError("ReorderTasks",
                          "ReorderTasks with FilesFrom: each rank reads the extents it wrote in the "
@@ -104,6 +107,27 @@ void PatternModule::check_no_shared_writes(const ModuleContext &ctx) const {
   }
 }
 
+void PatternModule::check_viewable(const ModuleContext &ctx) const {
+  // Rank 0 alone, before any file is opened, as check_no_shared_writes. Only a file view needs
+  // the extents in file order; the engine sorts those it can (extent_order.hpp).
+  if (ctx.rank != 0 || !ctx.use_file_view || ctx.io.kind != io::InterfaceKind::MpiIo)
+    return;
+  for (const auto &p : tests_) {
+    // The test's ranks: all of the block's, or the first group's (each group runs the geometry).
+    const auto &color = p.spec.groups.color;
+    const int ranks =
+        color.empty() ? ctx.size : static_cast<int>(std::count(color.begin(), color.end(), 0));
+    const auto bad = find_unviewable_unit(*p.geometry, ranks, p.spec.phases.at(0).work_units,
+                                          kOverlapCheckExtents);
+    if (bad)
+      throw Error("the geometry of module " + ctx.module_name + ", test '" + p.spec.label +
+                      "', cannot go through a file view (FileView on): " + *bad +
+                      "; nothing was written (checked before any I/O)",
+                  "make the Geometry's extents() ascend in file order without overlap, or run "
+                  "the block with FileView off (one call per extent, in the order given)");
+  }
+}
+
 void PatternModule::describe_test(TestContext &test) {
   run_ = std::make_shared<Run>();
   Run &r = *run_;
@@ -118,6 +142,7 @@ void PatternModule::describe_test(TestContext &test) {
     r.geometry = declared.inherited_geometry(r.io->size());
   r.comm = test.comm;
   r.rank = test.rank;
+  r.where = "module " + test.module->module_name + ", test '" + test.spec().label + "'";
   r.verify = test.module->verify;
   r.stamp_for_later = test.module->shared.used_later;
   r.mpiio = test.module->io.kind == io::InterfaceKind::MpiIo;
@@ -213,6 +238,7 @@ void PatternModule::before_work_unit(UnitContext &unit) {
   case TemporalMode::ReadModifyWrite:
     break;
   }
+  r.wait_for_release(unit.unit);
 }
 
 std::int64_t PatternModule::work_unit(UnitContext &unit) {

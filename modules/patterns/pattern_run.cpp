@@ -3,10 +3,13 @@
 #include "pattern_run.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
+#include "extent_order.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
 
@@ -115,9 +118,7 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
 
 void PatternModule::Run::prepare_file(int reader) {
   for (std::int64_t u = 0; u < units; ++u) {
-    if (geometry->data_rank(reader, u) != reader)
-      continue; // another rank prepares these bytes
-    extents = geometry->extents(reader, u);
+    extents = geometry->prepares(reader, u); // none where another rank prepares them
     bytes = 0;
     for (const auto &e : extents)
       bytes += e.length;
@@ -125,42 +126,23 @@ void PatternModule::Run::prepare_file(int reader) {
     std::int64_t pos = 0;
     for (const auto &e : extents) {
       stamp_fill(stream.data() + pos, e.length, rank, e.offset, 0);
-      piece_io(io::Direction::Write, stream.data() + pos, e);
+      if (e.length > 0)
+        io_run(true, false, e.offset, stream.data() + pos, e.length, type_if_large(e.length), &e,
+               1);
       pos += e.length;
     }
   }
 }
 
-void PatternModule::Run::piece_io(io::Direction direction, std::uint8_t *at,
-                                  const Extent &e) const {
-  if (e.length <= 0)
-    return;
-  Datatype t = contiguous_bytes(e.length);
-  io::Transfer x;
-  x.direction = direction;
-  x.buffer = at;
-  x.count = 1;
-  x.datatype = t.get();
-  x.offset = e.offset;
-  x.extents = &e;
-  x.extent_count = 1;
-  io->start(x);
-}
-
 PageBytes PatternModule::Run::read_back() const {
-  if (!mpiio) {
-    PageBytes data(static_cast<size_t>(bytes));
-    if (bytes > 0)
-      io_run(false, false, 0, data.data(), bytes, memtype, extents.data(), extents.size());
-    return data;
-  }
   if (use_view)
     mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
               "MPI_File_set_view");
   PageBytes data(static_cast<size_t>(bytes));
   std::int64_t pos = 0;
   for (const auto &e : extents) {
-    piece_io(io::Direction::Read, data.data() + pos, e);
+    if (e.length > 0)
+      io_run(false, false, e.offset, data.data() + pos, e.length, type_if_large(e.length), &e, 1);
     pos += e.length;
   }
   return data;
@@ -188,6 +170,24 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
     if (bytes == 0) {
       mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
                 "MPI_File_set_view");
+    } else if (!in_file_order(extents)) {
+      // The view needs file order: the extents are sorted, and the stream (stamped per extent,
+      // in this order) follows them. The pre-flight check refused what cannot be sorted among
+      // the units it evaluated; a later unit is refused here, before its I/O.
+      const std::string overlap = sort_for_view(extents);
+      if (!overlap.empty() || noncontiguous_memory)
+        throw Error(where + ": in work unit " + std::to_string(unit) + " rank " +
+                        std::to_string(rank) + "'s extents " +
+                        (overlap.empty() ? std::string("are out of file order and its memory is a "
+                                                       "datatype the engine cannot reorder")
+                                         : overlap + " overlap each other") +
+                        ": they cannot go through a file view",
+                    "make the Geometry's extents() ascend in file order without overlap, or run "
+                    "the block with FileView off");
+      FileView v{extents.front().offset, hindexed_bytes(extents, extents.front().offset)};
+      mpi_check(
+          MPI_File_set_view(file, v.disp, MPI_BYTE, v.filetype.get(), "native", MPI_INFO_NULL),
+          "MPI_File_set_view");
     } else {
       FileView v = geometry->view(rank, unit);
       mpi_check(
@@ -280,6 +280,37 @@ void PatternModule::Run::modify() {
   const size_t n = noncontiguous_memory ? buffer.size() : stream.size();
   for (size_t i = 0; i < n; ++i)
     p[i] ^= kModifyMask;
+}
+
+} // namespace pio::patterns
+
+namespace pio::patterns {
+
+void PatternModule::Run::wait_for_release(std::int64_t unit) {
+  if (!started) {
+    clock_gettime(CLOCK_MONOTONIC, &origin);
+    started = true;
+  }
+  const double at = geometry->release_time(rank, unit);
+  if (!(at >= 0))
+    return;
+  // An absolute deadline, so the waits do not add up their own overruns (and a test can read
+  // each deadline from the clock_nanosleep call).
+  const double whole = std::floor(at);
+  struct timespec deadline = origin;
+  deadline.tv_sec += static_cast<time_t>(whole);
+  deadline.tv_nsec += static_cast<long>((at - whole) * 1e9);
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000L;
+  }
+  int rc = 0;
+  while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr)) == EINTR) {
+  }
+  if (rc != 0)
+    throw Error(where + ": clock_nanosleep failed waiting for unit " + std::to_string(unit) +
+                    " (error " + std::to_string(rc) + ")",
+                "this is a bug; report it with the config");
 }
 
 } // namespace pio::patterns

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <time.h>
 
 #include <boost/align/aligned_allocator.hpp>
 
@@ -38,13 +41,15 @@ struct PatternModule::Run {
   int size = 1;  // ranks of the test
   int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
   int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
+  std::string where;                   // "module M, test 'T'", for errors found while running
   VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
   bool stamp_for_later = false; // FilesFrom: a later block reads what this Write block writes
   bool mpiio = true;            // the block's interface is MPI-IO: file views, one call per piece
   bool use_view = true;         // FileView on under MPI-IO (other interfaces have no file view)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
-  std::vector<Extent> extents; // this unit's file extents (stream order)
+  std::vector<Extent> extents; // this unit's file extents (stream order; under a file view in
+                               // file order, extent_order.hpp)
   std::int64_t bytes = 0;      // this unit's payload bytes
   PageBytes stream;            // payload in stream order
   PageBytes buffer;            // memory buffer when the memory type is non-contiguous
@@ -80,13 +85,11 @@ struct PatternModule::Run {
   /// collective: the caller syncs.
   void prepare_file(int reader);
 
-  /// One explicit-offset transfer of piece e (its bytes at `at`), as one contiguous datatype;
-  /// nothing for an empty piece.
-  void piece_io(io::Direction direction, std::uint8_t *at, const Extent &e) const;
-
-  /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
-  /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
-  /// Under another interface than MPI-IO one independent transfer carrying every extent.
+  /// Reads this unit's extents back into a stream-order vector, one independent transfer per
+  /// extent at its own file offset, whatever the interface: not through the pattern's view nor
+  /// the unit's multi-extent transfer, so that a block the unit's transfer put at another
+  /// extent's offset is caught (each block's bytes are checked at its offset, not only read as
+  /// written). Collective when a view is set (the view is reset first).
   PageBytes read_back() const;
 
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
@@ -121,6 +124,12 @@ struct PatternModule::Run {
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
   void modify();
+
+  /// Waits until the geometry's release_time of `unit` (if any) has passed on this rank's clock,
+  /// counted from the first call of the test (unit 0), with an absolute CLOCK_MONOTONIC sleep.
+  void wait_for_release(std::int64_t unit);
+  bool started = false;      // wait_for_release has set `origin`
+  struct timespec origin {}; // CLOCK_MONOTONIC at the test's first unit
 };
 
 } // namespace pio::patterns
