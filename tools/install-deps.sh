@@ -6,6 +6,8 @@
 # strace: the multihost test that only rank 0 reads the config and manifests, the replay's strace
 # tests (tests/modules/replay) and tools/bench-replay.sh; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
+# glusterfs-server, glusterfs-client, xfsprogs and btrfs-progs: the file-system lab
+# (tools/pio-fslab, tests/fslab; without recommends: no NFS-Ganesha, no samba hooks).
 set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -16,3 +18,5 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   python3-numpy python3-scipy python3-matplotlib python3-pytest \
   chromium python3-websocket iproute2 util-linux strace time slurmctld slurmd slurm-client munge \
   >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  glusterfs-server glusterfs-client xfsprogs btrfs-progs >/dev/null

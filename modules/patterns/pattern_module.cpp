@@ -181,33 +181,25 @@ void PatternModule::describe_test(TestContext &test) {
   // `shift` below it, so that no rank reads bytes it wrote itself. Under FilesFrom an earlier
   // block wrote them (each rank its own extents, with its own stamps, generation 0).
   if (needs_prepared_file(mode_) && !test.module->shared.made_earlier) {
-    const int reader = (r.rank - r.shift + r.size) % r.size;
-    for (std::int64_t u = 0; u < r.units; ++u) {
-      r.extents = r.geometry->prepares(reader, u); // none where another rank prepares them
-      r.bytes = 0;
-      for (const auto &e : r.extents)
-        r.bytes += e.length;
-      r.stream.assign(static_cast<size_t>(r.bytes), 0);
-      std::int64_t pos = 0;
-      for (const auto &e : r.extents) {
-        stamp_fill(r.stream.data() + pos, e.length, r.rank, e.offset, 0);
-        Datatype t = contiguous_bytes(e.length);
-        if (e.length > 0) {
-          io::Transfer w;
-          w.buffer = r.stream.data() + pos;
-          w.count = 1;
-          w.datatype = t.get();
-          w.offset = e.offset;
-          w.extents = &e;
-          w.extent_count = 1;
-          r.io->start(w);
-        }
-        pos += e.length;
+    // A rank whose write fails still makes the collective sync and barrier below, then throws:
+    // the harness agrees on the failure instead of the other ranks waiting in the barrier (a
+    // GlusterFS client with stale caches fails one rank's write alone: docs/fslab.md).
+    std::exception_ptr failed;
+    const auto attempt = [&failed](auto &&step) {
+      try {
+        step();
+      } catch (...) {
+        if (!failed)
+          failed = std::current_exception();
       }
-    }
-    r.io->sync();
-    mpi_check(MPI_Barrier(r.comm), "MPI_Barrier");
-    r.io->sync();
+    };
+    const int reader = (r.rank - r.shift + r.size) % r.size;
+    attempt([&] { r.prepare_file(reader); });
+    attempt([&] { r.io->sync(); });
+    attempt([&] { mpi_check(MPI_Barrier(r.comm), "MPI_Barrier"); });
+    attempt([&] { r.io->sync(); });
+    if (failed)
+      std::rethrow_exception(failed);
   }
 
   // Last, after every collective call here: a failure on rank 0 alone is agreed by the harness.

@@ -2,9 +2,11 @@
 // datatypes are prepared untimed; transfer() is what the timed work unit calls.
 #include "pattern_run.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "extent_order.hpp"
@@ -23,6 +25,22 @@ std::string hex(unsigned v) {
   std::ostringstream s;
   s << "0x" << std::hex << v;
   return s.str();
+}
+
+/// Up to 8 bytes from p as hex pairs ("3a 9f 00").
+std::string hex_bytes(const std::uint8_t *p, std::int64_t n) {
+  std::ostringstream s;
+  s << std::hex << std::setfill('0');
+  for (std::int64_t k = 0; k < n; ++k)
+    s << (k ? " " : "") << std::setw(2) << static_cast<unsigned>(p[k]);
+  return s.str();
+}
+
+std::string processor_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  return name;
 }
 
 } // namespace
@@ -58,6 +76,31 @@ void PatternModule::Run::from_memory() {
             "MPI_Pack");
 }
 
+std::string PatternModule::Run::mismatch_message(const char *what, const std::uint8_t *got,
+                                                 const Extent &e, std::int64_t i, int generation,
+                                                 unsigned char mask) const {
+  // The first wrong byte as before, then what a reader needs to tell a stale or misplaced piece
+  // from a torn one: 8 bytes from there, how much of the piece is wrong, and the rank's host.
+  const std::int64_t n = std::min<std::int64_t>(8, e.length - i);
+  std::vector<std::uint8_t> want(static_cast<size_t>(e.length));
+  stamp_fill(want.data(), e.length, owner, e.offset, generation);
+  std::int64_t wrong = 0;
+  for (std::int64_t k = 0; k < e.length; ++k) {
+    want[static_cast<size_t>(k)] ^= mask;
+    wrong += got[k] != want[static_cast<size_t>(k)];
+  }
+  const auto at = [](std::int64_t a, std::int64_t b) {
+    return std::to_string(a) + "-" + std::to_string(b);
+  };
+  return "verification failed (" + std::string(what) + "): rank " + std::to_string(rank) +
+         ", file offset " + std::to_string(e.offset + i) + ": expected " +
+         hex(want[static_cast<size_t>(i)]) + ", found " + hex(got[i]) + "; bytes " +
+         at(e.offset + i, e.offset + i + n - 1) + " expected " + hex_bytes(want.data() + i, n) +
+         ", found " + hex_bytes(got + i, n) + "; " + std::to_string(wrong) + " of the " +
+         std::to_string(e.length) + " bytes at " + at(e.offset, e.offset + e.length - 1) +
+         " wrong; rank " + std::to_string(rank) + " runs on host " + processor_name();
+}
+
 void PatternModule::Run::check(const PageBytes &data, int generation, unsigned char mask,
                                const char *what) const {
   std::int64_t pos = 0;
@@ -65,16 +108,29 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
     // Word by word (pio/stamp.hpp): inside a timed unit under Verify timed, as IOR -R compares.
     const std::int64_t i =
         stamp_mismatch(data.data() + pos, e.length, owner, e.offset, generation, mask);
-    if (i >= 0) {
-      const unsigned expect = stamp_byte(owner, e.offset + i, generation) ^ mask;
-      const unsigned got = data[static_cast<size_t>(pos + i)];
-      throw Error("verification failed (" + std::string(what) + "): rank " + std::to_string(rank) +
-                      ", file offset " + std::to_string(e.offset + i) + ": expected " +
-                      hex(expect) + ", found " + hex(got),
+    if (i >= 0)
+      throw Error(mismatch_message(what, data.data() + pos, e, i, generation, mask),
                   "the file system returned wrong data; rerun with KeepFiles on and inspect "
                   "the file at that offset");
-    }
     pos += e.length;
+  }
+}
+
+void PatternModule::Run::prepare_file(int reader) {
+  for (std::int64_t u = 0; u < units; ++u) {
+    extents = geometry->prepares(reader, u); // none where another rank prepares them
+    bytes = 0;
+    for (const auto &e : extents)
+      bytes += e.length;
+    stream.assign(static_cast<size_t>(bytes), 0);
+    std::int64_t pos = 0;
+    for (const auto &e : extents) {
+      stamp_fill(stream.data() + pos, e.length, rank, e.offset, 0);
+      if (e.length > 0)
+        io_run(true, false, e.offset, stream.data() + pos, e.length, type_if_large(e.length), &e,
+               1);
+      pos += e.length;
+    }
   }
 }
 

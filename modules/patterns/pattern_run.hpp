@@ -75,6 +75,16 @@ struct PatternModule::Run {
   /// Checks data (stream order) against the expected stamps; throws naming the first bad byte.
   void check(const PageBytes &data, int generation, unsigned char mask, const char *what) const;
 
+  /// The message of a failed check: rank, file offset, expected and found bytes, how many
+  /// bytes of piece e (whose bytes start at got) are wrong, and the rank's host. i: the first.
+  std::string mismatch_message(const char *what, const std::uint8_t *got, const Extent &e,
+                               std::int64_t i, int generation, unsigned char mask) const;
+
+  /// Writes, untimed and with this rank's generation-0 stamps, the bytes `reader` reads in
+  /// every unit whose data this rank prepares (a read mode's file, thesis §3.3.2). Not
+  /// collective: the caller syncs.
+  void prepare_file(int reader);
+
   /// Reads this unit's extents back into a stream-order vector, one independent transfer per
   /// extent at its own file offset, whatever the interface: not through the pattern's view nor
   /// the unit's multi-extent transfer, so that a block the unit's transfer put at another

@@ -1,8 +1,9 @@
 """tools/pio-nightly, the regression job of docs/regression.md, run as written from an empty
 directory, night after night. A stand-in for mpiexec + pio-harness copies the night's results
 document to the results path, refusing an existing file as the harness does; the nights are
-synthetic runs of three tests with a known level and noise (and, where said, the recorded runs
-of docs/examples/nightly.conf under data/nightly/)."""
+synthetic runs of three tests with a known level and noise, or, where said, recorded runs
+(data/nightly/: a1-a4 of docs/examples/nightly.conf at load 13-19; lab-ext4-*:
+docs/examples/fslab-nightly.conf on the lab's ext4 with data=ordered and data=journal)."""
 import json
 import os
 import signal
@@ -266,6 +267,26 @@ def test_the_recorded_nights_of_a_loaded_machine_support_no_verdict(night):
     assert code == 0, out
     assert "9 tests: 9 inconclusive" in out and "no significant change" not in out
     assert "seeding: runs/" in out and "(2 of 3)" in out
+
+
+def test_a_changed_mount_option_is_a_night_not_compared(night):
+    # Two nights of docs/examples/fslab-nightly.conf from the file-system lab (tools/pio-fslab):
+    # ext4 with data=ordered, then the same config after the file system came back with
+    # data=journal. The file-system configuration is more than the type (docs/regression.md).
+    code, out = night("lab-ext4-ordered.json")
+    assert code == 0 and "first night: baseline/ seeded" in out, out
+    good = listing(night.job / "baseline")
+    code, out = night("lab-ext4-journal.json")
+    assert code == 3, out
+    assert ("not comparable: file_system differs: baseline ext4 (rw,relatime,data=ordered) on a "
+            "loop device with direct I/O, candidate ext4 (rw,relatime,nodioread_nolock,"
+            "nodelalloc,data=journal) on a loop device with direct I/O") in out
+    assert "NOT COMPARABLE: runs/" in out
+    assert listing(night.job / "baseline") == good
+    code, out = night("lab-ext4-journal.json", COMPARE_ARGS="--allow file_system")
+    # Compared: a verdict per test, or inconclusive against one baseline run's repetitions.
+    assert code in (0, 1, 5), out
+    assert "not comparable" not in out
 
 
 def test_bad_usage_exits_2(tmp_path):
