@@ -2,7 +2,7 @@
 """Night-level rates of pio-compare's gate over recorded runs (docs/regression.md).
 
   regression-rates.py --aa a01.json a02.json ... [--slow s01.json ...] [--inject 2]
-                      [--baseline-runs 3] [--threshold 5% --spread-factor 2 --floor-us 1]
+                      [--baseline-runs 3] [--threshold 5% --floor-us 1]
 
 A/A: every A run from the (k+1)-th on is a night, compared with the k A runs before it; a night
 fails when pio-compare would exit 1. Runs that did not complete (status, exit code) are left
@@ -10,7 +10,9 @@ out, as pio-nightly never puts them in a baseline. A/slow: each slow run is comp
 A runs recorded just before it (by file modification time); it is detected when pio-compare
 exits 1. --inject F: every A night again with the bandwidth of every file I/O repetition divided
 by F (a slowdown of exactly F on this machine's real noise). Prints the rates, the tests that
-fired, and each slow run's I/O slowdown (pooled baseline median / its median)."""
+fired, and each slow run's I/O slowdown (pooled baseline median / its median). The baseline here
+rolls (the k runs before each night); pio-nightly's is its first KEEP good nights. To run nights
+through pio-nightly itself, with provoked slowdowns: measure-nightly-gate.py."""
 import copy
 import argparse
 import os
@@ -30,7 +32,6 @@ def main(argv):
     ap.add_argument("--inject", type=float, help="slow every A night's I/O tests by this factor")
     ap.add_argument("--baseline-runs", type=int, default=3, help="k (default 3)")
     ap.add_argument("--threshold", type=cli.fraction, default=compare.DEFAULTS["threshold"])
-    ap.add_argument("--spread-factor", type=float, default=compare.DEFAULTS["spread_factor"])
     ap.add_argument("--floor-us", type=float, default=compare.DEFAULTS["floor_us"])
     a = ap.parse_args(argv)
     k = a.baseline_runs
@@ -41,7 +42,7 @@ def main(argv):
         else:
             print(f"left out {os.path.basename(d['_path'])}: status {d.get('status')}, exit "
                   f"code {d.get('exit_code')}")
-    opts = dict(threshold=a.threshold, spread_factor=a.spread_factor, floor_us=a.floor_us)
+    opts = dict(threshold=a.threshold, floor_us=a.floor_us)
 
     def night(base, cand):
         rep = compare.compare_runs(base, cand, **opts)

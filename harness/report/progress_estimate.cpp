@@ -28,6 +28,9 @@ struct Part {
   double seconds = 0; ///< the estimate, or the lower bound
 };
 
+/// How many of a block's latest finished tests set its own pace (own_rate).
+constexpr std::size_t kRecentTests = 20;
+
 } // namespace
 
 std::string progress_duration(double seconds) {
@@ -70,12 +73,18 @@ void EtaEstimator::block_started(int index, int count, double now) {
   block_start_ = test_start_ = now;
   tests_done_ = 0;
   min_test_s_ = -1;
+  done_s_ = 0;
+  recent_.clear();
   pos_test_ = -1;
 }
 
 void EtaEstimator::test_finished(double now) {
   const double took = now - test_start_;
   min_test_s_ = min_test_s_ < 0 ? took : std::min(min_test_s_, took);
+  done_s_ += took;
+  recent_.push_back(took);
+  if (recent_.size() > kRecentTests)
+    recent_.pop_front();
   ++tests_done_;
   test_start_ = now;
   pos_test_ = -1;
@@ -106,13 +115,23 @@ double EtaEstimator::rate(const PlannedBlock &b) const {
   return -1;
 }
 
-Eta EtaEstimator::running_left(double) const {
+double EtaEstimator::own_rate() const {
+  if (tests_done_ <= 0 || recent_.empty())
+    return -1;
+  // The larger of the block's mean and its latest tests' mean: its tests may grow longer.
+  const double latest =
+      std::accumulate(recent_.begin(), recent_.end(), 0.0) / static_cast<double>(recent_.size());
+  return std::max(done_s_ / tests_done_, latest);
+}
+
+Eta EtaEstimator::running_left(double now) const {
   const PlannedBlock *b = planned(index_);
   if (!b)
     return {Eta::Kind::Unknown, 0};
   const long reps = std::max(1L, b->reps);
   const auto tests = static_cast<int>(b->tests.size());
   double budget_left = 0, reps_left = 0;
+  double running_done = 0; // the running test's share done, from its units (0: not known)
   int count_driven_after = 0;
   bool all_timed = true;
   for (int t = std::min(tests_done_, tests); t < tests; ++t) {
@@ -126,6 +145,7 @@ Eta EtaEstimator::running_left(double) const {
              std::accumulate(test.budgets.begin(), test.budgets.begin() + phase, 0.0) +
              test.budgets[phase] * pos_in_phase_;
       reps_done = pos_rep_ + (phase + pos_in_phase_) / test.budgets.size();
+      running_done = std::clamp(reps_done / static_cast<double>(reps), 0.0, 1.0);
     }
     budget_left += std::max(0.0, per_rep * reps - done);
     reps_left += std::max(0.0, reps - reps_done);
@@ -135,10 +155,25 @@ Eta EtaEstimator::running_left(double) const {
         ++count_driven_after;
     }
   }
+  if (b->budget_s > 0) // the module keeps to its share of SuiteTime
+    return {Eta::Kind::About,
+            std::max(budget_left, b->budget_s - (now - block_start_)) + b->settle_s};
   if (all_timed)
     return {Eta::Kind::About, budget_left + b->settle_s};
   if (const double per_rep = rate(*b); per_rep >= 0)
     return {Eta::Kind::About, std::max(budget_left, per_rep * reps_left) + b->settle_s};
+  // The running test's own pace: its time so far over its share done (by its units).
+  const double in_test = now - test_start_;
+  const double projected = running_done > 0 ? in_test / running_done : -1;
+  if (const double per_test = own_rate() >= 0 ? own_rate() : projected; per_test >= 0) {
+    // The running test takes what its units say is left of it (else what is left of a test
+    // at the block's pace), the others a whole test at the block's pace (or this test's).
+    const double running = running_done > 0 ? in_test * (1 - running_done) / running_done
+                                            : std::max(0.0, per_test - in_test);
+    const double tests_after = std::max(0, tests - tests_done_ - 1);
+    return {Eta::Kind::About,
+            std::max(budget_left, running + per_test * tests_after) + b->settle_s};
+  }
   // Not guessed: the tests after the running one take at least the block's shortest so far.
   return {Eta::Kind::AtLeast,
           budget_left + count_driven_after * std::max(0.0, min_test_s_) + b->settle_s};
@@ -167,7 +202,9 @@ Eta EtaEstimator::left(double now) const {
       all_timed = all_timed && time_driven(t);
     }
     const double per_rep = rate(*b);
-    if (all_timed || b->tests.empty())
+    if (b->budget_s > 0)
+      add({Eta::Kind::About, std::max(budgets, b->budget_s) + b->settle_s});
+    else if (all_timed || b->tests.empty())
       add({Eta::Kind::About, budgets + b->settle_s});
     else if (per_rep >= 0)
       add({Eta::Kind::About,
@@ -178,6 +215,42 @@ Eta EtaEstimator::left(double now) const {
   if (unknown)
     total.kind = total.seconds > 0 ? Eta::Kind::AtLeast : Eta::Kind::Unknown;
   return total;
+}
+
+std::string planned_time_text(const std::vector<PlannedBlock> &plan) {
+  const Eta eta = EtaEstimator(plan).left(0);
+  long count_driven = 0;
+  double capped = 0;
+  for (const PlannedBlock &b : plan) {
+    if (b.budget_s > 0)
+      continue; // in eta: its share of SuiteTime
+    bool counted = b.tests.empty();
+    for (const PlannedTest &t : b.tests) {
+      capped += sum(t.capped) * static_cast<double>(std::max(1L, b.reps));
+      for (size_t i = 0; i < t.budgets.size(); ++i)
+        counted = counted || (t.budgets[i] <= 0 && (i >= t.capped.size() || t.capped[i] <= 0));
+    }
+    count_driven += counted;
+  }
+  std::vector<std::string> parts;
+  if (eta.seconds > 0 || (count_driven == 0 && capped <= 0))
+    parts.push_back((eta.kind == Eta::Kind::About ? "~" : "at least ") +
+                    progress_duration(eta.seconds) + " (time-driven phases and settle times)");
+  if (capped > 0)
+    parts.push_back("up to " + progress_duration(capped) + (parts.empty() ? "" : " more") +
+                    " in time-driven phases a unit cap may end sooner");
+  if (count_driven > 0) {
+    const bool one = count_driven == 1;
+    parts.push_back(std::to_string(count_driven) + " of " + std::to_string(plan.size()) +
+                    (plan.size() == 1 ? " block " : " blocks ") + (one ? "is" : "are") +
+                    " count-driven, known only as " + (one ? "it runs" : "they run"));
+  }
+  if (parts.size() == 1 && count_driven > 0)
+    return "not known before the run (" + parts[0] + ")";
+  std::string out;
+  for (const auto &p : parts)
+    out += (out.empty() ? "" : "; ") + p;
+  return out;
 }
 
 } // namespace pio::harness

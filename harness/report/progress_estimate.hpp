@@ -2,9 +2,11 @@
 /// The time left of a run for its live progress lines (docs/results.md, "Live progress"), from
 /// what is known per block instead of a count of tests: the time budgets the modules declare
 /// (time-driven phases: b_eff_io's T, TimeBudget) and, for count-driven blocks, the measured
-/// time of earlier blocks of the same family (one shared object). A block with neither is not
-/// guessed: the estimate then says only what it is at least.
+/// time of earlier blocks of the same family (one shared object), else, once it has finished
+/// some, of the running block's own latest tests. A block with none of these is not guessed:
+/// the estimate then says only what it is at least.
 
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +17,9 @@ namespace pio::harness {
 /// or time-driven with a unit cap, so that its budget bounds nothing).
 struct PlannedTest {
   std::vector<double> budgets; ///< per phase
+  /// Per phase: the budget of a time-driven phase that a unit cap may end first (0: none), an
+  /// upper bound only (b_eff_io's MaxFileSize); empty when no phase has one.
+  std::vector<double> capped = {};
 };
 
 /// One block as the pre-flight check saw it (rank 0), before it runs.
@@ -23,6 +28,9 @@ struct PlannedBlock {
   std::string family;  ///< the module's shared object: the rate when no block of module ran
   long reps = 1;       ///< ModuleReps
   double settle_s = 0; ///< ModuleSettleTime after the block
+  /// The block's share of SuiteTime, all repetitions (0: none): the module keeps to it
+  /// (b_eff_io's T), so the block takes about that long whatever its phases declare.
+  double budget_s = 0;
   std::vector<PlannedTest> tests;
 };
 
@@ -42,6 +50,13 @@ std::string progress_duration(double seconds);
 
 /// "left ~4m10s", "left >=4m10s" or "left ?".
 std::string eta_text(const Eta &eta);
+
+/// The planned time of a run before it starts (--check): what its time-driven phases and settle
+/// times take ("~4m10s"), what capped phases take at most, and how many blocks are known only as
+/// they run, e.g. "at least 6.0s (time-driven phases and settle times); up to 15m00s more in
+/// time-driven phases a unit cap may end sooner; 2 of 3 blocks are count-driven, known only as
+/// they run".
+std::string planned_time_text(const std::vector<PlannedBlock> &plan);
 
 /// Follows a run block by block and estimates the time left (rank 0's progress reporter).
 /// Times are seconds on one monotonic clock, passed in.
@@ -67,6 +82,8 @@ private:
   /// Measured seconds per test repetition of b's module, else of its family (< 0: none yet).
   double rate(const PlannedBlock &b) const;
   Eta running_left(double now) const;
+  /// Seconds per test of the running block from its own finished tests (< 0: none yet).
+  double own_rate() const;
 
   std::vector<PlannedBlock> plan_;
   /// Per module ("m:" name) and per family ("f:" object): summed block times and test reps.
@@ -75,7 +92,9 @@ private:
   bool in_block_ = false;
   double block_start_ = 0, test_start_ = 0;
   int tests_done_ = 0;
-  double min_test_s_ = -1; ///< the running block's shortest finished test (-1: none yet)
+  double min_test_s_ = -1;    ///< the running block's shortest finished test (-1: none yet)
+  double done_s_ = 0;         ///< the running block's finished tests, summed
+  std::deque<double> recent_; ///< the running block's latest finished tests (kRecentTests)
   // The running test's position (from its units).
   int pos_test_ = -1, pos_rep_ = 0, pos_phase_ = 0;
   double pos_in_phase_ = 0;

@@ -101,10 +101,17 @@ void ProgressReporter::unit_done(const TestContext &test, int phase, std::int64_
     if (phase < 0 || phase >= phases || !block_)
       return;
     const Phase &p = spec.phases[static_cast<std::size_t>(phase)];
-    // How far the phase is: by its units, or by its time budget when time-driven.
+    if (test.test_index != phase_test_ || test.rep != phase_rep_ || phase != phase_) {
+      phase_test_ = test.test_index;
+      phase_rep_ = test.rep;
+      phase_ = phase;
+      phase_start_ = now - aggregate_time_s;
+    }
+    // How far the phase is: by its units, or by the wall time of its budget when time-driven
+    // (the root ends it by wall time; its timed part leaves out hooks and waits).
     double in_phase = 0;
     if (p.time_budget_s > 0)
-      in_phase = std::min(1.0, aggregate_time_s / p.time_budget_s);
+      in_phase = std::min(1.0, (now - phase_start_) / p.time_budget_s);
     else if (p.work_units > 0)
       in_phase = std::min(1.0, static_cast<double>(units) / static_cast<double>(p.work_units));
     const long reps = std::max(1L, block_->reps);

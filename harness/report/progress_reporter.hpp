@@ -67,6 +67,11 @@ private:
   const ModuleResult *block_ = nullptr;
   int index_ = 0, count_ = 0;
   double block_start_ = 0;
+  /// The running phase (test, repetition, phase) and when it started on this clock: its first
+  /// unit's report less that unit's time. A time-driven phase ends by its wall time, not by
+  /// the timed part its units report.
+  int phase_test_ = -1, phase_rep_ = -1, phase_ = -1;
+  double phase_start_ = 0;
 };
 
 /// Monotonic seconds (steady_clock).

@@ -16,6 +16,7 @@
 #include "load/catalog.hpp"
 #include "plan/module_plan.hpp"
 #include "plan/suite_time.hpp"
+#include "report/progress_estimate.hpp"
 #include "report/provenance.hpp"
 #include "report/results_file.hpp"
 #include "run/consensus.hpp"
@@ -221,11 +222,15 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
     b.family = plans[i].library->path;
     b.reps = plans[i].block->reps;
     b.settle_s = plans[i].block->settle_time;
+    b.budget_s = plans[i].time_budget_s;
     for (const TestSpec &t : i < declared.size() ? declared[i] : std::vector<TestSpec>{}) {
       PlannedTest pt;
-      // A budget bounds the time only when no unit cap can end the phase first.
-      for (const Phase &ph : t.phases)
+      // A budget bounds the time only when no unit cap can end the phase first; else it is an
+      // upper bound only (--check's planned time).
+      for (const Phase &ph : t.phases) {
         pt.budgets.push_back(ph.max_work_units > 0 ? 0 : ph.time_budget_s);
+        pt.capped.push_back(ph.max_work_units > 0 ? ph.time_budget_s : 0);
+      }
       b.tests.push_back(std::move(pt));
     }
     out.push_back(std::move(b));
@@ -234,12 +239,16 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
 }
 
 /// --check: the config is valid; nothing runs.
-/// With SuiteTime, the planned share of each time-driven block first.
-RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Prepared &p) {
+/// With SuiteTime, the planned share of each time-driven block first; then the run's planned
+/// time as far as the blocks declare it.
+RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const Prepared &p,
+                        const std::vector<std::vector<TestSpec>> &declared) {
   const Config &config = p.config;
   if (run.rank == 0) {
     for (const auto &line : suite_time_lines(config, p.plans))
       *options.out << "pio-harness: " << line << "\n";
+    *options.out << "pio-harness: planned time: "
+                 << planned_time_text(progress_plan(p.plans, declared)) << "\n";
     *options.out << "pio-harness: " << config.path << ": the config is valid ("
                  << config.modules.size() << " module block"
                  << (config.modules.size() == 1 ? "" : "s")
@@ -317,7 +326,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   if (auto f = preflight(comm, p.plans, options.check_only, &declared))
     return stop_before_io(options, rs.run, *f);
   if (options.check_only)
-    return report_valid(options, rs.run, p);
+    return report_valid(options, rs.run, p, declared);
   if (rs.progress)
     rs.progress->set_plan(progress_plan(p.plans, declared));
 

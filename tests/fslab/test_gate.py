@@ -39,7 +39,9 @@ def test_a_changed_mount_option_is_not_comparable(tmp_path, harness):
     same = run_on("ext4-ordered", tmp_path, harness, tmp_path / "a3.json")
     journal = run_on("ext4-journal", tmp_path, harness, tmp_path / "j.json")
     rc, out = compare(*base, same)
-    assert rc in (0, 1), out  # compared (a verdict, whatever this machine's load made it)
+    # Compared: a verdict, or inconclusive when 2 baseline runs cannot show 5 % (whatever this
+    # machine's load made it).
+    assert rc in (0, 1, 5), out
     assert "not comparable" not in out, out
     rc, out = compare(*base, journal)
     assert rc == 3, out
@@ -47,5 +49,5 @@ def test_a_changed_mount_option_is_not_comparable(tmp_path, harness):
     assert "baseline ext4 (rw,relatime,data=ordered) on a loop device with direct I/O" in line
     assert "candidate ext4 (" in line and "data=journal" in line.split("candidate")[1]
     rc, out = compare(*base, journal, "--allow", "file_system")
-    assert rc in (0, 1), out
+    assert rc in (0, 1, 5), out
     assert "not comparable" not in out

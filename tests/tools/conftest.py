@@ -86,3 +86,14 @@ def scaled(doc, factor, only=None):
                 for r in t["reps"]:
                     r["bandwidth_MiBps"] *= factor
     return d
+
+
+def with_flag_keys(doc):
+    """`doc` with the "flags" key on every test and repetition, empty (a clean run as the harness
+    writes it since typed flags; docs/results.md), for a test to set some by hand."""
+    for b in doc["modules"]:
+        for t in b["tests"]:
+            t["flags"] = []
+            for r in t.get("reps") or []:
+                r["flags"] = []
+    return doc

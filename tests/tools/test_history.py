@@ -75,3 +75,50 @@ def test_trend_names_the_file_system_and_an_unknown_label_lists_the_known_ones(t
     assert "no test 'simple_strided(write)/1M' in" in err
     assert "It knows these BLOCK/TEST labels:\n  Flash I/O (write)/" in err
     assert "\n  Simple Strided (write)/1M\n" in err
+
+
+def test_trend_prints_an_absurd_change_as_the_factor_it_is(tool, tmp_path, capsys):
+    """A PingPong median going from 0.6 us to 1.36 ms is not "+226405.0%" but x2265."""
+    db = str(tmp_path / "h.sqlite")
+    runs = []
+    for day, t_us in ((10, 0.6), (11, 0.6 * 2265), (12, 0.6 * 2265 * 0.9), (13, 0.6)):
+        doc = make_doc({("imb_pingpong", "P", "0", "pingpong", 0): [1.0, 1.0]},
+                       date=f"2026-11-{day}T00:00:00Z")
+        for r in doc["modules"][0]["tests"][0]["reps"]:
+            r["op"] = {"t_avg_us": t_us}
+        runs.append(write_doc(tmp_path / f"{day}.json", doc))
+    cmp = tool("pio-compare")
+    assert cmp.main(["--history", db, "--append"] + runs) == 0
+    capsys.readouterr()
+    assert cmp.main(["--history", db, "--trend", "P/0"]) == 0
+    out = capsys.readouterr().out
+    changes = [line.split()[7] for line in out.splitlines()[5:]]
+    assert changes == ["x2265", "-10.0%", "x1/2038"]
+    assert "%" not in "".join(changes[::2])
+
+
+def test_the_history_keeps_each_nights_verdict(tool, tmp_path, capsys):
+    db = str(tmp_path / "h.sqlite")
+    cmp = tool("pio-compare")
+    base = write_doc(tmp_path / "a.json", make_doc(TESTS, date="2026-11-10T00:00:00Z"))
+    slow = write_doc(tmp_path / "b.json", scaled(make_doc(
+        {("simple_strided", "S", "64K", "write", 65536): [100.0, 101.0, 99.0]},
+        date="2026-11-11T00:00:00Z"), 0.1))
+    saved = str(tmp_path / "b.compare.json")
+    assert cmp.main([base, slow, "--save", saved]) == 1
+    assert cmp.main(["--history", db, "--append", slow, "--comparison", saved]) == 0
+    assert cmp.main(["--history", db, "--append", base]) == 0  # appended without a comparison
+    capsys.readouterr()
+    assert cmp.main(["--history", db, "--trend", "S/64K"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].split()[-2:] == ["verdict", "error"]
+    assert out[5].split()[8] == "regression"
+    nights = history.nights(history.open_db(db))
+    assert [(n["verdict"], n["tests"]) for n in nights] == [(None, {}),
+                                                            ("regression", {"regression": 1})]
+    # A run that did not finish is no part of the history.
+    cut = write_doc(tmp_path / "c.json", make_doc(TESTS, status="interrupted",
+                                                  date="2026-11-12T00:00:00Z"))
+    assert cmp.main(["--history", db, "--append", cut]) == 0
+    assert "not added: status interrupted" in capsys.readouterr().out
+    assert len(history.nights(history.open_db(db))) == 2

@@ -19,24 +19,38 @@ CREATE TABLE IF NOT EXISTS tests (
   PRIMARY KEY (run_id, block, test, params, occurrence));
 CREATE INDEX IF NOT EXISTS tests_by_label ON tests(block, test);
 """
+# Columns added since the first schema: (table, column, type), added to an older database.
+ADDED = [("runs", "verdict", "TEXT"), ("tests", "verdict", "TEXT"), ("tests", "reason", "TEXT")]
+
+# A night's verdict (the comparison's exit status) as the history and the report name it.
+NIGHT_VERDICTS = {0: "no regression", 1: "regression", 3: "not comparable", 4: "first night",
+                  5: "inconclusive", 6: "flagged"}
 
 
 def open_db(path):
     """Opens (creating if needed) a history database."""
     db = sqlite3.connect(path)
     db.executescript(SCHEMA)
+    for table, column, kind in ADDED:
+        if column not in [r[1] for r in db.execute(f"PRAGMA table_info({table})")]:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
     return db
 
 
-def append(db, doc, label=None):
+def append(db, doc, label=None, comparison=None):
     """Adds one run; returns (run id, number of tests), or (None, 0) if that run (same date,
-    system label and config) is already in the database."""
+    system label and config) is already in the database. `comparison` (pio-compare --save's
+    JSON for this run) gives the night's verdict and each test's."""
     system = results.system_label(doc, label)
+    comparison = comparison or {}
+    night = NIGHT_VERDICTS.get(comparison.get("exit_status"))
+    by_name = {r["name"]: r for r in comparison.get("rows") or []}
     cur = db.execute(
         "INSERT OR IGNORE INTO runs (date, system_label, path, processes, file_system, "
-        "mpi_library, config_path) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "mpi_library, config_path, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (doc.get("date", ""), system, doc.get("_path"), doc.get("processes"),
-         fsconfig.file_system_config(doc), results.mpi_name(doc), doc.get("config_path", "")))
+         fsconfig.file_system_config(doc), results.mpi_name(doc), doc.get("config_path", ""),
+         night))
     if cur.rowcount == 0:
         return None, 0
     run_id = cur.lastrowid
@@ -44,11 +58,14 @@ def append(db, doc, label=None):
     for t in results.tests(doc):
         metric, values, higher = t.metric()
         med = float(np.median(values)) if values else None
-        db.execute("INSERT INTO tests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        row = by_name.get(t.name) or {}
+        db.execute("INSERT INTO tests (run_id, block, test, params, occurrence, metric, "
+                   "higher_is_better, n, median, min, max, reps, error, verdict, reason) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (run_id, t.block_label, t.label, results.params_text(t.params),
                     t.occurrence, metric, int(higher), len(values), med,
                     min(values) if values else None, max(values) if values else None,
-                    json.dumps(values), t.error))
+                    json.dumps(values), t.error, row.get("verdict"), row.get("reason")))
         n += 1
     db.commit()
     return run_id, n
@@ -58,9 +75,9 @@ def trend(db, label, last=10, system=None):
     """A test's history, oldest first: {test name: [row dict, ...]} for the last `last` runs.
     `label` is 'BLOCK' (all its tests) or 'BLOCK/TEST'."""
     block, _, test = (s.strip() for s in label.partition("/"))
-    sql = ("SELECT r.date, r.system_label, r.file_system, t.block, t.test, t.params, t.occurrence, t.metric, "
-           "t.higher_is_better, t.n, t.median, t.min, t.max, t.error FROM tests t "
-           "JOIN runs r ON r.id = t.run_id WHERE t.block = ?")
+    sql = ("SELECT r.date, r.system_label, r.file_system, t.block, t.test, t.params, "
+           "t.occurrence, t.metric, t.higher_is_better, t.n, t.median, t.min, t.max, t.error, "
+           "t.verdict, r.verdict FROM tests t JOIN runs r ON r.id = t.run_id WHERE t.block = ?")
     args = [block]
     if test:
         sql += " AND t.test = ?"
@@ -69,8 +86,9 @@ def trend(db, label, last=10, system=None):
         sql += " AND r.system_label = ?"
         args.append(system)
     sql += " ORDER BY r.date DESC, r.id DESC"
-    cols = ["date", "system_label", "file_system", "block", "test", "params", "occurrence", "metric",
-            "higher_is_better", "n", "median", "min", "max", "error"]
+    cols = ["date", "system_label", "file_system", "block", "test", "params", "occurrence",
+            "metric", "higher_is_better", "n", "median", "min", "max", "error", "verdict",
+            "night"]
     out = {}
     for row in db.execute(sql, args):
         r = dict(zip(cols, row))
@@ -103,3 +121,21 @@ def labels(db, system=None):
         sql += " WHERE r.system_label = ?"
         args.append(system)
     return sorted(f"{b}/{t}" for b, t in db.execute(sql + " ORDER BY t.block, t.test", args))
+
+
+def nights(db, last=30, system=None):
+    """The last `last` runs, oldest first: [{date, system_label, file_system, path, verdict,
+    tests: {verdict: count}}] (verdict None for a run appended without its comparison)."""
+    sql = "SELECT id, date, system_label, file_system, path, verdict FROM runs"
+    args = []
+    if system:
+        sql += " WHERE system_label = ?"
+        args.append(system)
+    rows = list(db.execute(sql + " ORDER BY date DESC, id DESC LIMIT ?", args + [last]))
+    out = []
+    for run_id, date, label, fs, path, verdict in reversed(rows):
+        counts = dict(db.execute("SELECT COALESCE(verdict, ''), COUNT(*) FROM tests WHERE "
+                                 "run_id = ? GROUP BY 1", (run_id,)))
+        out.append({"date": date, "system_label": label, "file_system": fs, "path": path,
+                    "verdict": verdict, "tests": {k: v for k, v in counts.items() if k}})
+    return out

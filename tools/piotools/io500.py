@@ -68,6 +68,16 @@ def phases(doc):
     return out
 
 
+def is_io500(doc):
+    """True for a run of conf/io500.conf (or one like it): a block labelled as one of IO500's
+    ior phases."""
+    labels = {m.get("label", "") for m in doc.get("modules", [])}
+    return bool(labels & set(BW_PHASES + UNSCORED))
+
+
+INVALID = "NOT a valid IO500 result"
+
+
 def summary(doc):
     """IO500's result summary: rows (phase, value, unit, seconds, scored), the three scores,
     notes."""
@@ -79,9 +89,10 @@ def summary(doc):
     notes = []
     missing = [p for p in BW_PHASES + MD_PHASES if p not in ph]
     if missing:
-        notes.append("phases missing (not a complete IO500 run): " + ", ".join(missing))
+        notes.append("phases missing (not a complete IO500 run, %s): %s"
+                     % (INVALID, ", ".join(missing)))
     short = [p for p in ORDER if p in ph and p.endswith("-write") and ph[p][2] < MIN_WRITE_S]
     if short:
-        notes.append("write phases shorter than IO500's %g s (%s): NOT a valid IO500 result"
-                     % (MIN_WRITE_S, ", ".join(short)))
+        notes.append("write phases shorter than IO500's %g s (%s): %s"
+                     % (MIN_WRITE_S, ", ".join(short), INVALID))
     return rows, (s_bw, s_md, s), notes

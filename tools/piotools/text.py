@@ -30,6 +30,28 @@ def number(x, significant=4, trim=False):
         return ""
     if x == 0 or not math.isfinite(x):
         return f"{x:g}"
-    digits = max(0, significant - 1 - math.floor(math.log10(abs(x))))
+    # The magnitude of x rounded to its digits: 99.9999 is 100.0, not 100.00.
+    rounded = float(f"{x:.{significant}g}")
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded))))
     text = f"{x:.{digits}f}"
     return text.rstrip("0").rstrip(".") if trim and "." in text else text
+
+
+# A change beyond these ratios is shown as a factor: "+226405.0%" reads as a small error in a
+# percentage, "x2265" as what it is.
+FACTOR_ABOVE = 2.0
+
+
+def change(x, digits=1):
+    """A relative change (+0.10 = 10 % more) as text: a signed percentage while the ratio lies
+    within 1/2 .. 2 ('-12.3%'), beyond it the factor ('x2265', 'x1/14.3'); '' for None."""
+    if x is None:
+        return ""
+    r = 1 + x
+    if not math.isfinite(r):
+        return f"x{r:g}"
+    if r >= FACTOR_ABOVE:
+        return "x" + number(r, 3)
+    if r <= 1 / FACTOR_ABOVE:
+        return "x0" if r <= 0 else "x1/" + number(1 / r, 3)
+    return percent(x, digits)

@@ -83,13 +83,16 @@ TEST_CASE("progress lines are paced to one per interval and say where the run is
 
   const auto lines = lines_of(out.str());
   REQUIRE(lines.size() == 6);
-  // Nothing is known of this block's time: only the next block's 30 s budget, as a bound.
+  // Nothing is known of this block's time at its start: only the next block's 30 s budget, as
+  // a bound.
   CHECK(lines[0] == "pio-harness: progress: [1/2] blk (simple_strided): started, elapsed 0.0s, "
                     "left >=30.0s");
+  // Then its first test's units tell its pace: 10 of 40 units in 1 s, 3 s left of it, and the
+  // second test at that pace (4 s), before the next block's 30 s.
   CHECK(lines[1] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 10/40, "
-                    "elapsed 1.0s, left >=30.0s, 20.0 MiB/s");
+                    "elapsed 1.0s, left ~37.0s, 20.0 MiB/s");
   CHECK(lines[4] == "pio-harness: progress: [1/2] blk: test 1/2 (t0) write: units 40/40, "
-                    "elapsed 4.0s, left >=30.0s, 20.0 MiB/s");
+                    "elapsed 4.0s, left ~34.0s, 20.0 MiB/s");
   // With the block done only the time-driven block is left: an estimate.
   CHECK(lines[5] == "pio-harness: progress: [1/2] blk: block done, 1/2 tests in 4.6s, "
                     "elapsed 4.6s, left ~30.0s");
@@ -134,6 +137,35 @@ TEST_CASE("a unit line says rep, time budget and failures", "[progress]") {
                     "left ~4.0s");
   CHECK(lines[3] == "pio-harness: progress: [2/3] blk: block FAILED, 1/1 tests (1 failed) in "
                     "3.0s, elapsed 3.5s, left ~4.0s");
+}
+
+TEST_CASE("a time-driven phase is as far as its wall time, not its units' timed part",
+          "[progress]") {
+  // A 10 s phase whose units are timed for half the wall time (hooks, waits, a loaded machine):
+  // its first unit, reported at 1 s with 0.5 s timed, puts its start at 0.5 s, so at 6 s 4.5 s
+  // are left, not the 7 s its timed part (3 s) would leave. The old line said "left ~7.0s"
+  // here, and "left ~13.6s" at 30 s of a 30 s null phase under load.
+  Fixture f(0);
+  f.spec.phases.at(0).time_budget_s = 10;
+  double now = 0;
+  std::ostringstream out;
+  ProgressReporter p(
+      out, [&] { return now; }, 1.0);
+  p.set_plan({planned("null", 1, {10})});
+  ModuleResult &block = f.run.modules.back();
+  p.run_started(f.run);
+  p.block_started(f.run, block, 0, 1);
+  block.tests_planned = 1;
+  TestContext tc(f.mctx, f.spec);
+  tc.size = 1;
+  for (int k = 1; k <= 6; ++k) {
+    now = k;
+    p.unit_done(tc, 0, k, 0, k / 2.0);
+  }
+  const auto lines = lines_of(out.str());
+  REQUIRE(lines.size() == 7);
+  CHECK(lines[6] == "pio-harness: progress: [1/1] blk: test 1/1 (t0) write: units 6 "
+                    "(time-driven, 10.0s budget), elapsed 6.0s, left ~4.5s");
 }
 
 TEST_CASE("the default rate: every block start, other lines at most one per interval",
