@@ -111,7 +111,6 @@ void PatternModule::describe_test(TestContext &test) {
   r.geometry = test.rep > 0 && declared.repetition_geometry ? declared.repetition_geometry(test.rep)
                                                             : declared.geometry;
   r.mode = mode_;
-  r.file = test.file;
   r.io = test.io;
   // Under FilesFrom a test with units of its own draws them from the file as found.
   if (test.module->shared.made_earlier && declared.inherited_geometry && r.io)
@@ -120,8 +119,8 @@ void PatternModule::describe_test(TestContext &test) {
   r.rank = test.rank;
   r.verify = test.module->verify;
   r.stamp_for_later = test.module->shared.used_later;
-  r.mpiio = test.module->io.kind == io::InterfaceKind::MpiIo;
-  r.use_view = test.module->use_file_view && r.mpiio; // FileView is MPI-IO's alone
+  r.views = test.module->capabilities.has(io::Capability::FileViews);
+  r.use_view = test.module->use_file_view && r.views; // FileView needs a backend with views
   r.units = test.spec().phases.at(0).work_units;
   r.size = test.size;
   // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.

@@ -20,6 +20,26 @@ TEST_CASE("a real module loads and lists its modules", "[loader]") {
   CHECK(inst.lib == lib.lib); // the instance keeps its library loaded
 }
 
+TEST_CASE("a backend object loads its backends; one built for another API version is refused "
+          "before any call",
+          "[loader][backend]") {
+  const auto lib = pio::harness::load_library(pio::test::module_dir() + "/posix_backend.so");
+  CHECK(lib.modules->empty());
+  REQUIRE(lib.backends->size() == 1);
+  const auto &b = lib.backends->front();
+  CHECK(b.name == "posix");
+  CHECK(b.capabilities.has(pio::io::Capability::ODirect));
+  CHECK(!b.capabilities.has(pio::io::Capability::SharedPointers));
+  REQUIRE(b.options.size() == 1);
+  CHECK(b.options[0].spec.name == "ODirect");
+  CHECK(b.options[0].asks_for == pio::io::Capability::ODirect);
+  const std::string path = std::string(PIO_BAD_MODULE_DIR) + "/bad_version_backend.so";
+  CHECK_THROWS_WITH(pio::harness::load_library(path),
+                    Contains("module API version 999") &&
+                        Contains("module API version " + std::to_string(pio::kApiVersion)) &&
+                        Contains(path));
+}
+
 TEST_CASE("a missing module file is a clear error", "[loader]") {
   CHECK_THROWS_WITH(pio::harness::load_library("/nonexistent/dir/x.so"),
                     Contains("/nonexistent/dir/x.so") && Contains("does not exist"));

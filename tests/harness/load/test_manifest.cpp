@@ -104,6 +104,10 @@ TEST_CASE("pio_add_module writes a manifest beside each module listing what it e
     for (const auto &info : *lib.modules)
       exported.emplace_back(info.name, info.title);
     CHECK(m.modules == exported);
+    std::vector<std::string> backends; // a backend object's manifest lists its backends
+    for (const auto &info : *lib.backends)
+      backends.push_back(info.name);
+    CHECK(m.backends == backends);
   }
   CHECK(objects > 10);
   CHECK(manifests == objects); // every module built by pio_add_module has one
@@ -112,6 +116,12 @@ TEST_CASE("pio_add_module writes a manifest beside each module listing what it e
   CHECK(simple.object == "simple_strided.so");
   CHECK(simple.modules ==
         std::vector<std::pair<std::string, std::string>>{{"simple_strided", "Simple Strided"}});
+  // The backends are objects of their own, with `backend <word>` lines.
+  const auto posix =
+      pio::harness::read_manifest(pio::test::module_dir() + "/posix_backend.pio-manifest");
+  CHECK(posix.object == "posix_backend.so");
+  CHECK(posix.modules.empty());
+  CHECK(posix.backends == std::vector<std::string>{"posix"});
 }
 
 TEST_CASE("pio-manifest writes the manifest of a module and fails clearly on anything else",
