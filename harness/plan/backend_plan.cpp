@@ -60,10 +60,12 @@ std::string interface_text(const std::string &name, const DirectiveLine *at, boo
                            : " (the default)");
 }
 
-/// The word of every backend found, "a, b, c".
+/// The word of every backend found, in alphabetical order: "a, b, c".
 std::string backend_list(const Catalog &catalog) {
+  auto names = catalog.backend_names();
+  std::sort(names.begin(), names.end());
   std::string out;
-  for (const auto &n : catalog.backend_names())
+  for (const auto &n : names)
     out += (out.empty() ? "" : ", ") + n;
   return out.empty() ? "none" : out;
 }

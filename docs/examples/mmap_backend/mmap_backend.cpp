@@ -22,7 +22,7 @@ namespace {
 using pio::Error;
 namespace io = pio::io;
 
-[[noreturn]] void fail(const std::string &what, const std::string &path) {
+[[noreturn]] void fail_errno(const std::string &what, const std::string &path) {
   const int err = errno;
   throw Error(what + " of " + path + ": " + std::strerror(err),
               "check the file system of TestFile (mounted, writable, space left)");
@@ -91,12 +91,12 @@ public:
   /// msync of what this rank mapped: its writes reach the file.
   void sync() override {
     if (map_ && ::msync(map_, static_cast<std::size_t>(mapped_), MS_SYNC) != 0)
-      fail("msync", path_);
+      fail_errno("msync", path_);
   }
   std::int64_t size() override {
     struct stat st;
     if (::fstat(fd_, &st) != 0)
-      fail("fstat", path_);
+      fail_errno("fstat", path_);
     return static_cast<std::int64_t>(st.st_size);
   }
   /// The file grows to the test's span before its first transfer.
@@ -121,7 +121,7 @@ private:
       const int rc = ::posix_fallocate(fd_, 0, static_cast<off_t>(end));
       if (rc != 0) {
         errno = rc;
-        fail("posix_fallocate", path_);
+        fail_errno("posix_fallocate", path_);
       }
     }
     const std::int64_t want = write ? end : std::min(end, size());
@@ -132,7 +132,7 @@ private:
     void *p = ::mmap(nullptr, static_cast<std::size_t>(want), prot,
                      MAP_SHARED | (populate_ ? MAP_POPULATE : 0), fd_, 0);
     if (p == MAP_FAILED)
-      fail("mmap", path_);
+      fail_errno("mmap", path_);
     map_ = static_cast<char *>(p);
     mapped_ = want;
   }
@@ -162,9 +162,9 @@ public:
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0)
-      fail("close", path_);
+      fail_errno("close", path_);
     if (delete_on_close_ && ::unlink(path_.c_str()) != 0 && errno != ENOENT)
-      fail("unlink", path_);
+      fail_errno("unlink", path_);
   }
 
 private:
@@ -189,7 +189,7 @@ public:
       flags |= O_EXCL;
     const int fd = ::open(path.c_str(), flags, 0666);
     if (fd < 0)
-      fail("open", path);
+      fail_errno("open", path);
     return std::make_unique<MmapFile>(fd, path, writable, populate_,
                                       (amode & MPI_MODE_DELETE_ON_CLOSE) != 0);
   }

@@ -69,11 +69,20 @@ std::string null_config(const pio::test::TempDir &dir, const std::string &module
          "\n</ap_module>\n";
 }
 
+/// Runs config on the module path `module_dirs`, then a directory of the in-tree backends (each
+/// object and its manifest, written after it): every block's Interface needs its backend.
 pio::test::Ran run_in(const pio::test::TempDir &dir, const std::string &name,
                       const std::string &config, std::vector<std::string> module_dirs) {
+  pio::test::TempDir backends;
+  for (const char *b : {"mpiio_backend", "posix_backend", "hdf5_backend"}) {
+    copy_file(pio::test::module_dir() + "/" + b + ".so", backends.file(std::string(b) + ".so"));
+    copy_file(pio::test::module_dir() + "/" + b + ".pio-manifest",
+              backends.file(std::string(b) + ".pio-manifest"));
+  }
   MPI_Barrier(MPI_COMM_WORLD); // files written by rank 0 are there
   pio::harness::RunOptions opt;
   opt.module_dirs = std::move(module_dirs);
+  opt.module_dirs.push_back(backends.path());
   return pio::test::run_config_with(dir, name, config, opt);
 }
 

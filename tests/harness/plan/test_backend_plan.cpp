@@ -77,7 +77,7 @@ TEST_CASE("a backend option's bad value, a name of no backend and an option that
   // Above the limit the backend declares (line 4 of the block).
   expect_stop(run(dir, "limit",
                   "TestFile x\n" + null_block("  Interface testoptions\n  OptLevel 9\n"), true),
-              {"limit.conf:6: OptLevel: ", "at most 8"});
+              {"limit.conf:6: OptLevel 9 is above the maximum 8", "at most 8; OptLevel: a level"});
   // A global line no backend takes: unknown, listing the globals with the backends' options.
   expect_stop(run(dir, "typo", "TestFile x\nOptLevell 3\n" + null_block(""), true),
               {"typo.conf:2: unknown directive 'OptLevell'", "OptLevel", "ODirect"});
@@ -102,10 +102,8 @@ TEST_CASE("a backend without the hints capability refuses the Hint lines a block
   expect_stop(run(dir, "hint",
                   "TestFile x\nHint cb_nodes 2\n" + null_block("  Interface testoptions\n"), true),
               {"hint.conf:2: Hint cb_nodes applies to the block at ",
-               "which uses Interface "
-               "testoptions (set at "
-               "hint.conf:6)",
-               "Interface testoptions takes no MPI-IO hints (capability hints)"});
+               "which uses Interface testoptions (set at ",
+               "hint.conf:6): Interface testoptions takes no MPI-IO hints (capability hints)"});
   expect_stop(run(dir, "none", "TestFile x\n" + null_block("  Interface pnetcdf\n"), true),
               {"none.conf:5: Interface 'pnetcdf' is not one of hdf5, mpiio, posix, testoptions"});
 }
