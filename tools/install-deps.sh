@@ -3,8 +3,11 @@
 # chromium and python3-websocket: the browser test of pio-report's page (tests/tools).
 # libhdf5-mpich-dev: parallel HDF5 built for this MPICH (the hdf5 I/O interface, pio::io).
 # iproute2 and util-linux: the emulated hosts of tests/multihost (network + UTS namespaces);
-# strace: the multihost test that only rank 0 reads the config and manifests; time: bench-startup;
+# strace: the multihost test that only rank 0 reads the config and manifests, the replay's strace
+# tests (tests/modules/replay) and tools/bench-replay.sh; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
+# glusterfs-server, glusterfs-client, xfsprogs and btrfs-progs: the file-system lab
+# (tools/pio-fslab, tests/fslab; without recommends: no NFS-Ganesha, no samba hooks).
 set -e
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -15,3 +18,5 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   python3-numpy python3-scipy python3-matplotlib python3-pytest \
   chromium python3-websocket iproute2 util-linux strace time slurmctld slurmd slurm-client munge \
   >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+  glusterfs-server glusterfs-client xfsprogs btrfs-progs >/dev/null

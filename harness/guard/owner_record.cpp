@@ -189,7 +189,11 @@ std::string file_differs(const OwnerRecord &r, const std::string &path) {
     return dir ? std::string()
                : "the record was written before that run made the file, so nothing shows that "
                  "the file now there is the one it made";
-  if (static_cast<unsigned long long>(st.st_dev) != r.dev ||
+  // st_dev names a mount on one node: another node's mount of the same shared file system has
+  // a device number of its own (each FUSE or network mount gets an anonymous one), so a record
+  // from another host is proved by the inode (and birth time) alone.
+  const bool same_host = r.host == my_owner_record().host;
+  if ((same_host && static_cast<unsigned long long>(st.st_dev) != r.dev) ||
       static_cast<unsigned long long>(st.st_ino) != r.ino)
     return "the file now there is another one (device " + std::to_string(st.st_dev) + ", inode " +
            std::to_string(st.st_ino) + "; the record says device " + std::to_string(r.dev) +

@@ -62,6 +62,8 @@ bool stamp_owner_record(const std::string &path, bool open);
 /// "" if the file at path is, by device, inode and birth time (and, stamped closed, size and
 /// modification time), the one the record's run left there, or if there is no such file; else what
 /// differs. A directory is proved by device and inode alone (it is only ever removed when empty).
+/// A record written on another host is not held to its device number, which numbers that
+/// host's mount of a shared file system, not the file system.
 std::string file_differs(const OwnerRecord &r, const std::string &path);
 
 /// Reads the record of path; nothing if there is none or it is not a pio-bench record.

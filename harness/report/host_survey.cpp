@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
 #include "pio/mpi_handles.hpp"
+#include "report/mount_survey.hpp"
 
 namespace pio::harness {
 
@@ -31,8 +33,9 @@ std::string field_of(const char *file, const std::string &key, char sep) {
   return {};
 }
 
-/// This node as seen from here; ranks are filled in by the caller.
-HostInfo this_host() {
+/// This node as seen from here, with the file system of test_file's directory; ranks are
+/// filled in by the caller.
+HostInfo this_host(const std::string &test_file) {
   HostInfo h;
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   int len = 0;
@@ -46,18 +49,57 @@ HostInfo this_host() {
   if (::uname(&u) == 0)
     h.kernel = std::string(u.sysname) + " " + u.release + " " + u.machine;
   h.os = field_of("/etc/os-release", "PRETTY_NAME", '=');
+  h.file_system = file_system_of(test_file);
   return h;
 }
 
-/// One record as tab-separated text (names and models hold no tabs or newlines).
+/// A field with its backslashes, tabs and newlines escaped, so records are tab-separated lines.
+std::string escaped(const std::string &v) {
+  std::string out;
+  for (char c : v)
+    out += c == '\\' ? "\\\\" : c == '\t' ? "\\t" : c == '\n' ? "\\n" : std::string(1, c);
+  return out;
+}
+
+std::string unescaped(const std::string &v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] == '\\' && i + 1 < v.size()) {
+      const char c = v[++i];
+      out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+    } else {
+      out += v[i];
+    }
+  return out;
+}
+
+/// One record as a line of tab-separated, escaped fields.
 std::string encode(const HostInfo &h) {
-  std::ostringstream s;
-  s << h.name << '\t' << h.memory_bytes << '\t' << h.cpus << '\t' << h.cpu_model << '\t' << h.kernel
-    << '\t' << h.os << '\t';
+  std::ostringstream ranks;
   for (size_t i = 0; i < h.ranks.size(); ++i)
-    s << (i ? "," : "") << h.ranks[i];
-  s << '\n';
-  return s.str();
+    ranks << (i ? "," : "") << h.ranks[i];
+  const FileSystemInfo &fs = h.file_system;
+  const std::string fields[] = {h.name,
+                                std::to_string(h.memory_bytes),
+                                std::to_string(h.cpus),
+                                h.cpu_model,
+                                h.kernel,
+                                h.os,
+                                ranks.str(),
+                                fs.type,
+                                fs.subtype,
+                                fs.mount_point,
+                                fs.source,
+                                fs.mount_options,
+                                fs.super_options,
+                                fs.loop_backing_file,
+                                fs.loop_direct_io ? "1" : "0",
+                                volfile_text(fs.volume_graph),
+                                fs.client_command_line};
+  std::string line;
+  for (const auto &f : fields)
+    line += escaped(f) + (&f == &fields[std::size(fields) - 1] ? "\n" : "\t");
+  return line;
 }
 
 std::vector<HostInfo> decode(const std::string &text) {
@@ -67,22 +109,32 @@ std::vector<HostInfo> decode(const std::string &text) {
   while (std::getline(in, line)) {
     if (line.empty())
       continue;
-    std::istringstream f(line);
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string one; std::getline(fields, one, '\t');)
+      f.push_back(unescaped(one));
+    f.resize(17);
     HostInfo h;
-    std::string mem, cpus, ranks;
-    std::getline(f, h.name, '\t');
-    std::getline(f, mem, '\t');
-    std::getline(f, cpus, '\t');
-    std::getline(f, h.cpu_model, '\t');
-    std::getline(f, h.kernel, '\t');
-    std::getline(f, h.os, '\t');
-    std::getline(f, ranks);
-    h.memory_bytes = std::stoll(mem);
-    h.cpus = std::stoi(cpus);
-    std::istringstream r(ranks);
-    std::string one;
-    while (std::getline(r, one, ','))
+    h.name = f[0];
+    h.memory_bytes = std::stoll(f[1]);
+    h.cpus = std::stoi(f[2]);
+    h.cpu_model = f[3];
+    h.kernel = f[4];
+    h.os = f[5];
+    std::istringstream r(f[6]);
+    for (std::string one; std::getline(r, one, ',');)
       h.ranks.push_back(std::stoi(one));
+    FileSystemInfo &fs = h.file_system;
+    fs.type = f[7];
+    fs.subtype = f[8];
+    fs.mount_point = f[9];
+    fs.source = f[10];
+    fs.mount_options = f[11];
+    fs.super_options = f[12];
+    fs.loop_backing_file = f[13];
+    fs.loop_direct_io = f[14] == "1";
+    fs.volume_graph = parse_volfile(f[15]);
+    fs.client_command_line = f[16];
     hosts.push_back(std::move(h));
   }
   return hosts;
@@ -90,7 +142,7 @@ std::vector<HostInfo> decode(const std::string &text) {
 
 } // namespace
 
-std::vector<HostInfo> survey_hosts(MPI_Comm comm) {
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm raw = MPI_COMM_NULL;
@@ -108,7 +160,7 @@ std::vector<HostInfo> survey_hosts(MPI_Comm comm) {
   if (node_rank != 0)
     return {};
   Comm leaders(raw);
-  HostInfo h = this_host();
+  HostInfo h = this_host(test_file);
   h.ranks = ranks;
   const std::string mine = encode(h);
   int leader_rank = 0, leader_count = 1;

@@ -213,6 +213,32 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"figure", m.figure ? to_json(*m.figure) : nlohmann::json(nullptr)}};
 }
 
+nlohmann::json to_json(const FileSystemInfo &fs) {
+  nlohmann::json volume(nullptr);
+  if (!fs.volume_graph.empty() || !fs.client_command_line.empty()) {
+    nlohmann::json graph = nlohmann::json::array();
+    for (const auto &t : fs.volume_graph) {
+      nlohmann::json options = nlohmann::json::object();
+      for (const auto &[key, value] : t.options)
+        options[key] = value;
+      graph.push_back(
+          {{"name", t.name}, {"type", t.type}, {"options", options}, {"subvolumes", t.subvolumes}});
+    }
+    volume = {{"graph", graph}, {"client_command_line", fs.client_command_line}};
+  }
+  return {{"type", fs.type},
+          {"subtype", fs.subtype},
+          {"mount_point", fs.mount_point},
+          {"source", fs.source},
+          {"mount_options", fs.mount_options},
+          {"super_options", fs.super_options},
+          {"loop", fs.loop_backing_file.empty()
+                       ? nlohmann::json(nullptr)
+                       : nlohmann::json{{"backing_file", fs.loop_backing_file},
+                                        {"direct_io", fs.loop_direct_io}}},
+          {"volume", volume}};
+}
+
 nlohmann::json to_json(const RunResult &run) {
   nlohmann::json hosts = nlohmann::json::array(), modules = nlohmann::json::array();
   for (const auto &h : run.hosts)
@@ -223,7 +249,8 @@ nlohmann::json to_json(const RunResult &run) {
                      {"cpus", h.cpus},
                      {"cpu_model", h.cpu_model},
                      {"kernel", h.kernel},
-                     {"os", h.os}});
+                     {"os", h.os},
+                     {"file_system", to_json(h.file_system)}});
   for (const auto &m : run.modules)
     modules.push_back(to_json(m));
   return {{"schema_version", run.schema_version},

@@ -24,6 +24,8 @@ nlohmann::json to_json(const TestResult &test);
 nlohmann::json to_json(const Figure &figure);
 /// {"min","max","mean","median","stddev","count"}.
 nlohmann::json to_json(const Stats &stats);
+/// One node's file system of the test file's directory (hosts[i].file_system).
+nlohmann::json to_json(const FileSystemInfo &fs);
 
 /// Writes the results document to its file at the run's start, after a test when a rewrite is
 /// due (SaveSchedule: every test while rewrites are cheap), after every block and at the run's

@@ -11,7 +11,6 @@
 #include <map>
 #include <sstream>
 
-#include "pio/io/open_file.hpp"
 
 extern char **environ;
 

@@ -60,7 +60,7 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::vector<HostInfo> hosts = survey_hosts(comm);
+  std::vector<HostInfo> hosts = survey_hosts(comm, test_file);
   if (rank != 0)
     return;
   int len = 0;
@@ -87,6 +87,10 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
   run.test_path = absolute_path(test_file);
   run.working_directory = absolute_path(".");
   run.file_system = file_system_type(test_file);
+  // A FUSE file system by its subtype, as mountinfo names it on rank 0's node (fuse.glusterfs).
+  if (!run.hosts.empty() && run.hosts.front().file_system.type == "fuse" &&
+      !run.hosts.front().file_system.subtype.empty())
+    run.file_system = "fuse." + run.hosts.front().file_system.subtype;
   fill_environment(run); // rank 0's: MPI-IO variables, ROMIO_HINTS' file, the batch job
   fill_io_libraries(run, backend_libraries);
 }

@@ -218,6 +218,30 @@ struct BatchJob {
   std::string partition; ///< partition or queue (SLURM_JOB_PARTITION, PBS_QUEUE)
 };
 
+/// One translator of a GlusterFS client graph: how the volume's servers tell its clients to
+/// stack and set up the translators (the volume's options as they reach the client).
+struct VolumeTranslator {
+  std::string name;                                         ///< "piovol-write-behind"
+  std::string type;                                         ///< "performance/write-behind"
+  std::vector<std::pair<std::string, std::string>> options; ///< as the graph lists them
+  std::vector<std::string> subvolumes;                      ///< the translators below it
+};
+
+/// The file system of the test file's directory as one node sees it (/proc/self/mountinfo,
+/// /sys/block/loopN/loop, a GlusterFS mount's .meta directory; docs/results.md).
+struct FileSystemInfo {
+  std::string type;              ///< "ext4", "fuse" (empty: the directory was not found)
+  std::string subtype;           ///< a FUSE file system's subtype ("glusterfs"), else empty
+  std::string mount_point;       ///< where it is mounted
+  std::string source;            ///< the mount's source: a device, "server:volume"
+  std::string mount_options;     ///< the mount's own options ("rw,relatime")
+  std::string super_options;     ///< the file system's options ("rw,data=journal")
+  std::string loop_backing_file; ///< the source is a loop device on this file, else empty
+  bool loop_direct_io = false;   ///< that loop device reads and writes its file with O_DIRECT
+  std::vector<VolumeTranslator> volume_graph; ///< GlusterFS: the client's active graph
+  std::string client_command_line;            ///< GlusterFS: the client's command line
+};
+
 /// One node of the run (MPI's shared-memory domain) and what it has, read on the node itself.
 struct HostInfo {
   std::string name;              ///< MPI_Get_processor_name
@@ -227,6 +251,7 @@ struct HostInfo {
   std::string cpu_model;         ///< /proc/cpuinfo's model name
   std::string kernel;            ///< uname: system, release, machine
   std::string os;                ///< /etc/os-release's PRETTY_NAME
+  FileSystemInfo file_system;    ///< the test file's directory's file system, seen from here
 };
 
 /// A whole run: provenance and every block.

@@ -50,6 +50,12 @@ MemoryLayout Geometry::memory(int rank, std::int64_t unit) const {
   return m;
 }
 
+std::vector<Extent> Geometry::prepares(int rank, std::int64_t unit) const {
+  if (data_rank(rank, unit) != rank)
+    return {};
+  return extents(rank, unit);
+}
+
 std::int64_t Geometry::unit_bytes(int rank, std::int64_t unit) const {
   std::int64_t n = 0;
   for (const auto &e : extents(rank, unit))

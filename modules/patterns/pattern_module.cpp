@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "extent_order.hpp"
 #include "layout_trace.hpp"
 #include "pattern_run.hpp"
 #include "pio/patterns/byte_types.hpp"
@@ -45,7 +46,8 @@ TestSpec PatternModule::pattern_spec(const std::string &label, std::int64_t buff
 
 std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   mode_ = parse_temporal_mode(ctx.settings.text("Mode"));
-  work_units_ = ctx.settings.integer("WorkUnits");
+  // Optional for a pattern whose default is its own (replay: every traced operation).
+  work_units_ = ctx.settings.has("WorkUnits") ? ctx.settings.integer("WorkUnits") : 1;
   header_offset_ = ctx.settings.size("HeaderOffset");
   reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
   layout_trace_ = ctx.settings.has("LayoutTrace") ? ctx.settings.text("LayoutTrace") : "";
@@ -64,6 +66,7 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
     tests.push_back(p.spec);
   }
   check_no_shared_writes(ctx);
+  check_viewable(ctx);
   if (ctx.shared.made_earlier && reorder_tasks_ > 0)
     throw DirectiveError("ReorderTasks",
                          "ReorderTasks with FilesFrom: each rank reads the extents it wrote in the "
@@ -104,6 +107,27 @@ void PatternModule::check_no_shared_writes(const ModuleContext &ctx) const {
   }
 }
 
+void PatternModule::check_viewable(const ModuleContext &ctx) const {
+  // Rank 0 alone, before any file is opened, as check_no_shared_writes. Only a file view needs
+  // the extents in file order; the engine sorts those it can (extent_order.hpp).
+  if (ctx.rank != 0 || !ctx.use_file_view || !ctx.capabilities.has(io::Capability::FileViews))
+    return;
+  for (const auto &p : tests_) {
+    // The test's ranks: all of the block's, or the first group's (each group runs the geometry).
+    const auto &color = p.spec.groups.color;
+    const int ranks =
+        color.empty() ? ctx.size : static_cast<int>(std::count(color.begin(), color.end(), 0));
+    const auto bad = find_unviewable_unit(*p.geometry, ranks, p.spec.phases.at(0).work_units,
+                                          kOverlapCheckExtents);
+    if (bad)
+      throw Error("the geometry of module " + ctx.module_name + ", test '" + p.spec.label +
+                      "', cannot go through a file view (FileView on): " + *bad +
+                      "; nothing was written (checked before any I/O)",
+                  "make the Geometry's extents() ascend in file order without overlap, or run "
+                  "the block with FileView off (one call per extent, in the order given)");
+  }
+}
+
 void PatternModule::describe_test(TestContext &test) {
   run_ = std::make_shared<Run>();
   Run &r = *run_;
@@ -117,6 +141,7 @@ void PatternModule::describe_test(TestContext &test) {
     r.geometry = declared.inherited_geometry(r.io->size());
   r.comm = test.comm;
   r.rank = test.rank;
+  r.where = "module " + test.module->module_name + ", test '" + test.spec().label + "'";
   r.verify = test.module->verify;
   r.stamp_for_later = test.module->shared.used_later;
   r.views = test.module->capabilities.has(io::Capability::FileViews);
@@ -155,35 +180,25 @@ void PatternModule::describe_test(TestContext &test) {
   // `shift` below it, so that no rank reads bytes it wrote itself. Under FilesFrom an earlier
   // block wrote them (each rank its own extents, with its own stamps, generation 0).
   if (needs_prepared_file(mode_) && !test.module->shared.made_earlier) {
-    const int reader = (r.rank - r.shift + r.size) % r.size;
-    for (std::int64_t u = 0; u < r.units; ++u) {
-      if (r.geometry->data_rank(reader, u) != reader)
-        continue; // another rank prepares these bytes
-      r.extents = r.geometry->extents(reader, u);
-      r.bytes = 0;
-      for (const auto &e : r.extents)
-        r.bytes += e.length;
-      r.stream.assign(static_cast<size_t>(r.bytes), 0);
-      std::int64_t pos = 0;
-      for (const auto &e : r.extents) {
-        stamp_fill(r.stream.data() + pos, e.length, r.rank, e.offset, 0);
-        Datatype t = contiguous_bytes(e.length);
-        if (e.length > 0) {
-          io::Transfer w;
-          w.buffer = r.stream.data() + pos;
-          w.count = 1;
-          w.datatype = t.get();
-          w.offset = e.offset;
-          w.extents = &e;
-          w.extent_count = 1;
-          r.io->start(w);
-        }
-        pos += e.length;
+    // A rank whose write fails still makes the collective sync and barrier below, then throws:
+    // the harness agrees on the failure instead of the other ranks waiting in the barrier (a
+    // GlusterFS client with stale caches fails one rank's write alone: docs/fslab.md).
+    std::exception_ptr failed;
+    const auto attempt = [&failed](auto &&step) {
+      try {
+        step();
+      } catch (...) {
+        if (!failed)
+          failed = std::current_exception();
       }
-    }
-    r.io->sync();
-    mpi_check(MPI_Barrier(r.comm), "MPI_Barrier");
-    r.io->sync();
+    };
+    const int reader = (r.rank - r.shift + r.size) % r.size;
+    attempt([&] { r.prepare_file(reader); });
+    attempt([&] { r.io->sync(); });
+    attempt([&] { mpi_check(MPI_Barrier(r.comm), "MPI_Barrier"); });
+    attempt([&] { r.io->sync(); });
+    if (failed)
+      std::rethrow_exception(failed);
   }
 
   // Last, after every collective call here: a failure on rank 0 alone is agreed by the harness.
@@ -222,6 +237,7 @@ void PatternModule::before_work_unit(UnitContext &unit) {
   case TemporalMode::ReadModifyWrite:
     break;
   }
+  r.wait_for_release(unit.unit);
 }
 
 std::int64_t PatternModule::work_unit(UnitContext &unit) {

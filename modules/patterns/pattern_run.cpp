@@ -2,9 +2,14 @@
 // datatypes are prepared untimed; transfer() is what the timed work unit calls.
 #include "pattern_run.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cmath>
+#include <iomanip>
 #include <sstream>
 
+#include "extent_order.hpp"
 #include "pio/patterns/byte_types.hpp"
 #include "pio/stamp.hpp"
 
@@ -20,6 +25,22 @@ std::string hex(unsigned v) {
   std::ostringstream s;
   s << "0x" << std::hex << v;
   return s.str();
+}
+
+/// Up to 8 bytes from p as hex pairs ("3a 9f 00").
+std::string hex_bytes(const std::uint8_t *p, std::int64_t n) {
+  std::ostringstream s;
+  s << std::hex << std::setfill('0');
+  for (std::int64_t k = 0; k < n; ++k)
+    s << (k ? " " : "") << std::setw(2) << static_cast<unsigned>(p[k]);
+  return s.str();
+}
+
+std::string processor_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {0};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  return name;
 }
 
 } // namespace
@@ -55,6 +76,31 @@ void PatternModule::Run::from_memory() {
             "MPI_Pack");
 }
 
+std::string PatternModule::Run::mismatch_message(const char *what, const std::uint8_t *got,
+                                                 const Extent &e, std::int64_t i, int generation,
+                                                 unsigned char mask) const {
+  // The first wrong byte as before, then what a reader needs to tell a stale or misplaced piece
+  // from a torn one: 8 bytes from there, how much of the piece is wrong, and the rank's host.
+  const std::int64_t n = std::min<std::int64_t>(8, e.length - i);
+  std::vector<std::uint8_t> want(static_cast<size_t>(e.length));
+  stamp_fill(want.data(), e.length, owner, e.offset, generation);
+  std::int64_t wrong = 0;
+  for (std::int64_t k = 0; k < e.length; ++k) {
+    want[static_cast<size_t>(k)] ^= mask;
+    wrong += got[k] != want[static_cast<size_t>(k)];
+  }
+  const auto at = [](std::int64_t a, std::int64_t b) {
+    return std::to_string(a) + "-" + std::to_string(b);
+  };
+  return "verification failed (" + std::string(what) + "): rank " + std::to_string(rank) +
+         ", file offset " + std::to_string(e.offset + i) + ": expected " +
+         hex(want[static_cast<size_t>(i)]) + ", found " + hex(got[i]) + "; bytes " +
+         at(e.offset + i, e.offset + i + n - 1) + " expected " + hex_bytes(want.data() + i, n) +
+         ", found " + hex_bytes(got + i, n) + "; " + std::to_string(wrong) + " of the " +
+         std::to_string(e.length) + " bytes at " + at(e.offset, e.offset + e.length - 1) +
+         " wrong; rank " + std::to_string(rank) + " runs on host " + processor_name();
+}
+
 void PatternModule::Run::check(const PageBytes &data, int generation, unsigned char mask,
                                const char *what) const {
   std::int64_t pos = 0;
@@ -62,43 +108,40 @@ void PatternModule::Run::check(const PageBytes &data, int generation, unsigned c
     // Word by word (pio/stamp.hpp): inside a timed unit under Verify timed, as IOR -R compares.
     const std::int64_t i =
         stamp_mismatch(data.data() + pos, e.length, owner, e.offset, generation, mask);
-    if (i >= 0) {
-      const unsigned expect = stamp_byte(owner, e.offset + i, generation) ^ mask;
-      const unsigned got = data[static_cast<size_t>(pos + i)];
-      throw Error("verification failed (" + std::string(what) + "): rank " + std::to_string(rank) +
-                      ", file offset " + std::to_string(e.offset + i) + ": expected " +
-                      hex(expect) + ", found " + hex(got),
+    if (i >= 0)
+      throw Error(mismatch_message(what, data.data() + pos, e, i, generation, mask),
                   "the file system returned wrong data; rerun with KeepFiles on and inspect "
                   "the file at that offset");
-    }
     pos += e.length;
   }
 }
 
-PageBytes PatternModule::Run::read_back() const {
-  if (!views) {
-    PageBytes data(static_cast<size_t>(bytes));
-    if (bytes > 0)
-      io_run(false, false, 0, data.data(), bytes, memtype, extents.data(), extents.size());
-    return data;
+void PatternModule::Run::prepare_file(int reader) {
+  for (std::int64_t u = 0; u < units; ++u) {
+    extents = geometry->prepares(reader, u); // none where another rank prepares them
+    bytes = 0;
+    for (const auto &e : extents)
+      bytes += e.length;
+    stream.assign(static_cast<size_t>(bytes), 0);
+    std::int64_t pos = 0;
+    for (const auto &e : extents) {
+      stamp_fill(stream.data() + pos, e.length, rank, e.offset, 0);
+      if (e.length > 0)
+        io_run(true, false, e.offset, stream.data() + pos, e.length, type_if_large(e.length), &e,
+               1);
+      pos += e.length;
+    }
   }
+}
+
+PageBytes PatternModule::Run::read_back() const {
   if (use_view)
     io->set_view(0, MPI_BYTE, MPI_BYTE);
   PageBytes data(static_cast<size_t>(bytes));
   std::int64_t pos = 0;
   for (const auto &e : extents) {
-    Datatype t = contiguous_bytes(e.length);
-    if (e.length > 0) {
-      io::Transfer r;
-      r.direction = io::Direction::Read;
-      r.buffer = data.data() + pos;
-      r.count = 1;
-      r.datatype = t.get();
-      r.offset = e.offset;
-      r.extents = &e;
-      r.extent_count = 1;
-      io->start(r);
-    }
+    if (e.length > 0)
+      io_run(false, false, e.offset, data.data() + pos, e.length, type_if_large(e.length), &e, 1);
     pos += e.length;
   }
   return data;
@@ -125,6 +168,22 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
     }
     if (bytes == 0) {
       io->set_view(0, MPI_BYTE, MPI_BYTE);
+    } else if (!in_file_order(extents)) {
+      // The view needs file order: the extents are sorted, and the stream (stamped per extent,
+      // in this order) follows them. The pre-flight check refused what cannot be sorted among
+      // the units it evaluated; a later unit is refused here, before its I/O.
+      const std::string overlap = sort_for_view(extents);
+      if (!overlap.empty() || noncontiguous_memory)
+        throw Error(where + ": in work unit " + std::to_string(unit) + " rank " +
+                        std::to_string(rank) + "'s extents " +
+                        (overlap.empty() ? std::string("are out of file order and its memory is a "
+                                                       "datatype the engine cannot reorder")
+                                         : overlap + " overlap each other") +
+                        ": they cannot go through a file view",
+                    "make the Geometry's extents() ascend in file order without overlap, or run "
+                    "the block with FileView off");
+      FileView v{extents.front().offset, hindexed_bytes(extents, extents.front().offset)};
+      io->set_view(v.disp, MPI_BYTE, v.filetype.get());
     } else {
       FileView v = geometry->view(rank, unit);
       io->set_view(v.disp, MPI_BYTE, v.filetype.get());
@@ -215,6 +274,37 @@ void PatternModule::Run::modify() {
   const size_t n = noncontiguous_memory ? buffer.size() : stream.size();
   for (size_t i = 0; i < n; ++i)
     p[i] ^= kModifyMask;
+}
+
+} // namespace pio::patterns
+
+namespace pio::patterns {
+
+void PatternModule::Run::wait_for_release(std::int64_t unit) {
+  if (!started) {
+    clock_gettime(CLOCK_MONOTONIC, &origin);
+    started = true;
+  }
+  const double at = geometry->release_time(rank, unit);
+  if (!(at >= 0))
+    return;
+  // An absolute deadline, so the waits do not add up their own overruns (and a test can read
+  // each deadline from the clock_nanosleep call).
+  const double whole = std::floor(at);
+  struct timespec deadline = origin;
+  deadline.tv_sec += static_cast<time_t>(whole);
+  deadline.tv_nsec += static_cast<long>((at - whole) * 1e9);
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec += 1;
+    deadline.tv_nsec -= 1000000000L;
+  }
+  int rc = 0;
+  while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr)) == EINTR) {
+  }
+  if (rc != 0)
+    throw Error(where + ": clock_nanosleep failed waiting for unit " + std::to_string(unit) +
+                    " (error " + std::to_string(rc) + ")",
+                "this is a bug; report it with the config");
 }
 
 } // namespace pio::patterns

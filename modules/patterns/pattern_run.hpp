@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include <time.h>
 
 #include <boost/align/aligned_allocator.hpp>
 
@@ -37,13 +40,15 @@ struct PatternModule::Run {
   int size = 1;  // ranks of the test
   int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
   int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
+  std::string where;                   // "module M, test 'T'", for errors found while running
   VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
   bool stamp_for_later = false; // FilesFrom: a later block reads what this Write block writes
   bool views = true;            // the block's backend has file views: one call per piece without
   bool use_view = true;         // FileView on, on a backend with views (others have none)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
-  std::vector<Extent> extents; // this unit's file extents (stream order)
+  std::vector<Extent> extents; // this unit's file extents (stream order; under a file view in
+                               // file order, extent_order.hpp)
   std::int64_t bytes = 0;      // this unit's payload bytes
   PageBytes stream;            // payload in stream order
   PageBytes buffer;            // memory buffer when the memory type is non-contiguous
@@ -69,9 +74,21 @@ struct PatternModule::Run {
   /// Checks data (stream order) against the expected stamps; throws naming the first bad byte.
   void check(const PageBytes &data, int generation, unsigned char mask, const char *what) const;
 
-  /// Reads this unit's extents back by explicit file offsets (not through the pattern's own
-  /// view, so a wrong view is caught) into a stream-order vector. Collective when a view is set.
-  /// On a backend without file views one independent transfer carrying every extent.
+  /// The message of a failed check: rank, file offset, expected and found bytes, how many
+  /// bytes of piece e (whose bytes start at got) are wrong, and the rank's host. i: the first.
+  std::string mismatch_message(const char *what, const std::uint8_t *got, const Extent &e,
+                               std::int64_t i, int generation, unsigned char mask) const;
+
+  /// Writes, untimed and with this rank's generation-0 stamps, the bytes `reader` reads in
+  /// every unit whose data this rank prepares (a read mode's file, thesis §3.3.2). Not
+  /// collective: the caller syncs.
+  void prepare_file(int reader);
+
+  /// Reads this unit's extents back into a stream-order vector, one independent transfer per
+  /// extent at its own file offset, whatever the interface: not through the pattern's view nor
+  /// the unit's multi-extent transfer, so that a block the unit's transfer put at another
+  /// extent's offset is caught (each block's bytes are checked at its offset, not only read as
+  /// written). Collective when a view is set (the view is reset first).
   PageBytes read_back() const;
 
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
@@ -106,6 +123,12 @@ struct PatternModule::Run {
 
   /// The "modify" of read-modify-write: every byte of the I/O buffer changes.
   void modify();
+
+  /// Waits until the geometry's release_time of `unit` (if any) has passed on this rank's clock,
+  /// counted from the first call of the test (unit 0), with an absolute CLOCK_MONOTONIC sleep.
+  void wait_for_release(std::int64_t unit);
+  bool started = false;      // wait_for_release has set `origin`
+  struct timespec origin {}; // CLOCK_MONOTONIC at the test's first unit
 };
 
 } // namespace pio::patterns

@@ -6,9 +6,13 @@ import os
 import pathlib
 import subprocess
 
+import sys
+
 import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "support"))
+from cross_host import Run  # noqa: E402
 HOSTS_SCRIPT = HERE / "emulated_hosts.sh"
 HOSTS = 2
 RANKS_PER_HOST = 2
@@ -27,19 +31,6 @@ def hosts():
         yield [f"pio-mh{i}" for i in range(1, HOSTS + 1)]
     finally:
         subprocess.run([str(HOSTS_SCRIPT), "down", str(HOSTS)], check=False)
-
-
-class Run:
-    """One harness run across the emulated hosts: exit code, console, results document."""
-
-    def __init__(self, rc, output, results):
-        self.rc, self.output, self.results = rc, output, results
-
-    def host_of(self, rank):
-        for h in self.results["hosts"]:
-            if rank in h["rank_list"]:
-                return h["host"]
-        raise KeyError(rank)
 
 
 class Harness:

@@ -3,63 +3,20 @@ record naming another host cannot be checked by pid, so the run refuses the file
 host, unless --clean-stale is given; with it, only a file the record proves (device, inode, and
 size and modification time once closed) is removed."""
 import os
-import signal
-import subprocess
-import time
 
-# Two groups of two ranks, each group its own shared file (mh.testfile.g<k>) claimed by its
-# first rank: g1 by rank 2 on pio-mh2. Rank 0 hangs in its first unit, so the run stops there
-# with both files open.
-HANGING = f"""ModulePath {os.environ.get("PIO_FAULTS_DIR", "")}
-<ap_module>
-  ModuleName test_faults
-  GroupSize 2
-  FailIn work_unit
-  FailRank 0
-  FailTest 0
-  Hang on
-</ap_module>
-"""
-CLEAN = HANGING.replace("  Hang on\n", "").replace("FailIn work_unit", "FailIn none")
+from cross_host import group_files_config, kill_ranks_once_open
 
-
-def ranks_on(host):
-    """pids of the pio-harness processes in host's network namespace."""
-    want = os.stat(f"/run/netns/{host}").st_ino
-    harness = os.path.basename(os.environ["PIO_HARNESS"])
-    pids = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if (os.path.basename(os.readlink(f"/proc/{pid}/exe")) == harness and
-                    os.stat(f"/proc/{pid}/ns/net").st_ino == want):
-                pids.append(int(pid))
-        except OSError:
-            pass
-    return pids
+# g1 is claimed by rank 2 on pio-mh2 (hydra's block placement of -hosts a:2,b:2).
+HANGING = group_files_config(hang=True)
+CLEAN = group_files_config(hang=False)
 
 
 def crash_on_second_host(harness, tmp_path):
     """Runs HANGING, SIGKILLs the ranks on pio-mh2 once g1 is open, ends the run."""
-    cmd = harness.command(HANGING)
-    p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, start_new_session=True)
     g1 = tmp_path / "mh.testfile.g1"
     record = tmp_path / "mh.testfile.g1.pio-owner"
-    deadline = time.time() + 60
-    while time.time() < deadline and not (g1.exists() and record.exists() and
-                                          "file open" in record.read_text()):
-        time.sleep(0.2)
-    assert g1.exists(), "the run never opened its group file"
-    time.sleep(0.5)
-    victims = ranks_on("pio-mh2")
-    assert len(victims) == 2, victims
-    for pid in victims:
-        os.kill(pid, signal.SIGKILL)
-    try:
-        out, _ = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, _ = p.communicate()
+    out = kill_ranks_once_open(harness.command(HANGING), tmp_path, g1,
+                               os.stat("/run/netns/pio-mh2").st_ino)
     assert g1.exists() and record.exists(), out  # the leftovers of the ranks that died
     assert "pio-mh2" in record.read_text()
     return g1, record

@@ -60,8 +60,14 @@ def test_trend_names_the_file_system_and_an_unknown_label_lists_the_known_ones(t
     capsys.readouterr()
     assert cmp.main(["--history", db, "--trend", "Simple Strided (write)/1M"]) == 0
     out = capsys.readouterr().out
-    assert "file system" in out.splitlines()[2]
-    assert [line.split()[2] for line in out.splitlines()[4:]] == ["tmpfs", "ext4"]
+    # one series per file-system configuration, each named by it, with its own rows
+    tables = {t.split("] on ")[1].split()[0]: t.strip("\n").splitlines()
+              for t in out.split("\n\n") if "] on " in t}
+    assert sorted(tables) == ["ext4", "tmpfs"]
+    for fs, lines in tables.items():
+        assert lines[0].startswith("Simple Strided (write) / 1M [buffer_size=1048576 ")
+        assert "file system" in lines[1]
+        assert [line.split()[2] for line in lines[3:] if line] == [fs]
     with pytest.raises(SystemExit) as e:
         cmp.main(["--history", db, "--trend", "simple_strided(write)/1M"])
     assert e.value.code == 2

@@ -106,3 +106,21 @@ def test_layout_range_zooms_on_file_offsets(tool, tmp_path, capsys):
                                   "--range", "0:64K", "-o", str(out)]) == 0
     assert sorted(p.rsplit("/", 1)[1] for p in capsys.readouterr().out.split()) == [
         "layout-tiled-64x64-2d.png", "layout-tiled-64x64-2d.svg"]
+
+
+def test_layout_draws_a_replayed_trace(tool):
+    # data/layout-replay.jsonl: docs/examples/replay/checkpoint.dxt (4 traced ranks) replayed on
+    # 2 (TraceRanks modulo): its first 3 writes per rank, then the header all 4 ranks read, which
+    # rank 0 prepares for both (rank 1's reads hatched as rank 0's data).
+    tests = layout.load(data("layout-replay.jsonl"))
+    assert [(t["module"], t["mode"], t["units"]) for t in tests] == [("replay", "write", 3),
+                                                                     ("replay", "read", 2)]
+    for t, per_rank in zip(tests, (3, 2)):
+        fig, counts = tool("pio-plot").layout_figure(t, None)
+        assert counts == {0: per_rank, 1: per_rank}
+        hatched = {p.pio_rank for p in fig.axes[0].patches
+                   if hasattr(p, "pio_rank") and p.get_hatch()}
+        assert hatched == (set() if t["mode"] == "write" else {1})
+    # Rank 0 replays trace ranks 0 and 2 by start time: 0's first write, then 2's.
+    rows = [r for r in tests[0]["rows"] if r[0] == 0]
+    assert [r[2] for r in rows[:2]] == [[(4096, 262144)], [(4096 + 2 * 262144, 262144)]]

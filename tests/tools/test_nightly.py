@@ -1,7 +1,8 @@
 """tools/pio-nightly, the regression job of docs/regression.md, run as written from an empty
 directory, night after night, against recorded runs of docs/examples/nightly.conf on this
 machine (data/nightly/: a1-a4 the same config, slow1 the same under two CPU hogs, ext4 the test
-file on ext4 instead of tmpfs). A stand-in for mpiexec + pio-harness copies the night's
+file on ext4 instead of tmpfs; lab-ext4-*: docs/examples/fslab-nightly.conf on the lab's ext4
+with data=ordered and data=journal). A stand-in for mpiexec + pio-harness copies the night's
 recorded run to the results path, refusing an existing file as the harness does."""
 import os
 import re
@@ -117,6 +118,25 @@ def test_a_failed_test_never_seeds_the_baseline(night, tmp_path):
     assert code == 1, out
     assert "failed in candidate: " in out and "No space left on device" in out
     assert listing(night.job / "baseline") == []
+
+
+def test_a_changed_mount_option_is_a_night_not_compared(night):
+    # Two nights of docs/examples/fslab-nightly.conf from the file-system lab (tools/pio-fslab):
+    # ext4 with data=ordered, then the same config after the file system came back with
+    # data=journal. The file-system configuration is more than the type (docs/regression.md).
+    code, out = night("lab-ext4-ordered.json")
+    assert code == 0 and "first night: baseline/ seeded" in out, out
+    good = listing(night.job / "baseline")
+    code, out = night("lab-ext4-journal.json")
+    assert code == 3, out
+    assert ("not comparable: file_system differs: baseline ext4 (rw,relatime,data=ordered) on a "
+            "loop device with direct I/O, candidate ext4 (rw,relatime,nodioread_nolock,"
+            "nodelalloc,data=journal) on a loop device with direct I/O") in out
+    assert "NOT COMPARABLE: runs/" in out
+    assert listing(night.job / "baseline") == good
+    code, out = night("lab-ext4-journal.json", COMPARE_ARGS="--allow file_system")
+    assert code in (0, 1), out  # compared: a verdict per test
+    assert "not comparable" not in out
 
 
 def test_bad_usage_exits_2(tmp_path):

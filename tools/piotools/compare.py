@@ -1,10 +1,10 @@
 """Matching the tests of baseline and candidate runs and giving each a verdict."""
-from . import results, stats
+from . import fsconfig, results, stats
 
 # Run-level facts that make two runs incomparable when they differ (--allow lifts one).
 RUN_CHECKS = {
     "processes": lambda d: d.get("processes"),
-    "file_system": lambda d: d.get("file_system"),
+    "file_system": fsconfig.file_system_config,  # type, options, volume graph (fsconfig.py)
     "mpi_library": results.mpi_name,
     "system_label": lambda d: d.get("system_label"),
 }

@@ -5,7 +5,7 @@ import sqlite3
 
 import numpy as np
 
-from . import results
+from . import fsconfig, results
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -36,7 +36,7 @@ def append(db, doc, label=None):
         "INSERT OR IGNORE INTO runs (date, system_label, path, processes, file_system, "
         "mpi_library, config_path) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (doc.get("date", ""), system, doc.get("_path"), doc.get("processes"),
-         doc.get("file_system"), results.mpi_name(doc), doc.get("config_path", "")))
+         fsconfig.file_system_config(doc), results.mpi_name(doc), doc.get("config_path", "")))
     if cur.rowcount == 0:
         return None, 0
     run_id = cur.lastrowid
@@ -77,10 +77,21 @@ def trend(db, label, last=10, system=None):
         name = f"{r['block']} / {r['test']}" + (f" [{r['params']}]" if r["params"] else "")
         if r["occurrence"]:
             name += f" #{r['occurrence'] + 1}"
-        rows = out.setdefault(name, [])
+        rows = out.setdefault(name, {}).setdefault(r["file_system"], [])
         if len(rows) < last:
             rows.append(r)
-    return {k: v[::-1] for k, v in out.items()}
+    return by_file_system(out)
+
+
+def by_file_system(series):
+    """{test name: {file-system configuration: rows newest first}} as {name: rows oldest first},
+    one series per configuration: runs on different configurations are not one trend. The name
+    carries the configuration ("... on ext4 (rw,data=journal)") where a test has several."""
+    out = {}
+    for name, groups in series.items():
+        for fs, rows in groups.items():
+            out[name if len(groups) == 1 else f"{name} on {fs}"] = rows[::-1]
+    return out
 
 
 def labels(db, system=None):

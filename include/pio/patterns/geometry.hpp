@@ -46,6 +46,16 @@ public:
   /// pattern in which several ranks access the same bytes of one shared file (sequential read)
   /// names one rank: only it prepares those bytes and the others verify against its stamps.
   virtual int data_rank(int rank, std::int64_t /*unit*/) const { return rank; }
+  /// The extents `rank` writes, untimed and with its own stamps, before a read-type mode reads
+  /// `unit`: the bytes of the ranks that name it in data_rank(). Default: its own extents when
+  /// data_rank(rank, unit) is `rank`, else none. A pattern whose ranks read each other's bytes
+  /// in any pattern (a replayed trace's shared reads) names one data rank and returns here every
+  /// extent that rank prepares.
+  virtual std::vector<Extent> prepares(int rank, std::int64_t unit) const;
+  /// When `unit` may start on `rank`: seconds after the rank's start of the test's first unit
+  /// (its own clock), or a negative value for at once (the default). The engine waits for it,
+  /// untimed, at the end of before_work_unit (a replayed trace's recorded times, Timing recorded).
+  virtual double release_time(int /*rank*/, std::int64_t /*unit*/) const { return -1; }
   /// Payload bytes `rank` moves in `unit` (sum of extent lengths).
   std::int64_t unit_bytes(int rank, std::int64_t unit) const;
 };

@@ -52,7 +52,8 @@ public:
   /// Reads Mode, WorkUnits, HeaderOffset and ReorderTasks, then calls make_tests() and records
   /// mode, work units, header offset and task reordering of every test in its params. In a
   /// writing mode it refuses a geometry in which two ranks write the same bytes of one unit
-  /// (docs/writing-a-module.md, "Overlapping ranks"), before any I/O.
+  /// (docs/writing-a-module.md, "Overlapping ranks"), and under FileView on a unit whose extents
+  /// cannot be put in file order for the view ("Extents out of file order"), before any I/O.
   std::vector<TestSpec> init_module(const ModuleContext &ctx) final;
   /// Picks the repetition's geometry; prepares the file for the read-type modes (untimed): with
   /// ReorderTasks k, rank (r + k) mod P writes the bytes rank r will read.
@@ -85,6 +86,9 @@ private:
   /// Throws if in a writing mode two ranks' extents of one unit of a shared file overlap
   /// (rank 0; every unit while the extents checked stay within 2^20 per test).
   void check_no_shared_writes(const ModuleContext &ctx) const;
+  /// Throws if under FileView on a unit's extents cannot be put in file order for the view
+  /// (a memory datatype, or one rank's extents overlapping each other); rank 0, as above.
+  void check_viewable(const ModuleContext &ctx) const;
   TemporalMode mode_ = TemporalMode::Write;
   std::int64_t work_units_ = 1;
   std::int64_t header_offset_ = 0;

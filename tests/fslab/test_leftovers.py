@@ -1,0 +1,51 @@
+"""Owner records on the shared volume (docs/reliability.md, "Leftovers"): ranks killed on the
+second client host leave their group file and its owner record on the volume; a later run
+from the first client host reads the record through its own mount, refuses the file, naming
+the host, and removes it with --clean-stale only when the record proves it (device, inode)."""
+from cross_host import group_files_config, kill_ranks_once_open
+
+# g1 is claimed by rank 2, on the second client host (ranks in blocks of 2).
+HANGING = group_files_config(hang=True)
+CLEAN = group_files_config(hang=False)
+
+
+def crash_on_second_host(lab, harness, tmp_path):
+    """Runs HANGING, SIGKILLs the ranks on the second client host once g1 is open."""
+    test_dir = lab.scratch()
+    g1 = test_dir / "lab.testfile.g1"
+    record = test_dir / "lab.testfile.g1.pio-owner"
+    second = lab.client_hosts[1]
+    out = kill_ranks_once_open(harness.command(lab, 4, HANGING, test_dir=test_dir), tmp_path,
+                               g1, lab.holder(second)["net_ns"], env=lab.env, wait=90)
+    assert g1.exists() and record.exists(), out  # the leftovers, seen through another mount
+    assert second in record.read_text()
+    return test_dir, g1, record
+
+
+def test_leftover_of_other_client_refused_then_cleaned(uncached, harness, tmp_path):
+    lab = uncached
+    test_dir, g1, record = crash_on_second_host(lab, harness, tmp_path)
+    first = lab.hosts_arg(4, hosts=[lab.client_hosts[0]])  # every rank on the first client
+    r = harness(lab, 4, CLEAN, test_dir=test_dir, hosts_arg=first)
+    assert r.rc != 0, r.output
+    assert "lab.testfile.g1 was left behind by" in r.output, r.output
+    assert f"on {lab.client_hosts[1]}" in r.output and "--clean-stale" in r.output
+    assert g1.exists() and record.exists()  # refused: nothing removed
+    r = harness(lab, 4, CLEAN, test_dir=test_dir, hosts_arg=first, args=["--clean-stale"])
+    assert r.rc == 0, r.output
+    assert f"removed {g1}, left behind by" in r.output and "(--clean-stale)" in r.output
+    assert not record.exists()
+    assert {h["host"] for h in r.results["hosts"]} == {lab.client_hosts[0]}
+
+
+def test_clean_stale_removes_only_what_the_record_proves(uncached, harness, tmp_path):
+    lab = uncached
+    test_dir, g1, record = crash_on_second_host(lab, harness, tmp_path)
+    # Same name, another inode (the old file moved aside, so its inode is not reused).
+    g1.rename(test_dir / "moved-aside")
+    g1.write_bytes(b"someone else's file")
+    first = lab.hosts_arg(4, hosts=[lab.client_hosts[0]])
+    r = harness(lab, 4, CLEAN, test_dir=test_dir, hosts_arg=first, args=["--clean-stale"])
+    assert r.rc != 0, r.output
+    assert "pio-harness removes neither" in r.output, r.output
+    assert g1.read_bytes() == b"someone else's file" and record.exists()
