@@ -47,6 +47,25 @@ bool manifest_provides_backend(const Manifest &m, const std::string &name) {
   return false;
 }
 
+/// Each name once, in search order: those `of_manifest` gives of the usable manifests, then those
+/// `of_library` gives of the objects opened (without a manifest too).
+template <class OfManifest, class OfLibrary>
+std::vector<std::string> unique_names(const std::vector<ModuleObject> &listed,
+                                      const std::deque<LoadedLibrary> &libraries,
+                                      OfManifest of_manifest, OfLibrary of_library) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string &n) {
+    if (std::find(out.begin(), out.end(), n) == out.end())
+      out.push_back(n);
+  };
+  for (const auto &o : listed)
+    if (o.problem.empty())
+      of_manifest(o.manifest, add);
+  for (const auto &l : libraries)
+    of_library(l, add);
+  return out;
+}
+
 /// Records in `into` that `name` is provided by `first` and by `again` (another build).
 void add_duplicate(std::map<std::string, std::vector<std::string>> &into, const std::string &name,
                    const std::string &first, const std::string &again) {
@@ -227,19 +246,16 @@ const io::BackendInfo *Catalog::find_backend(const std::string &name, const Load
 }
 
 std::vector<std::string> Catalog::backend_names() const {
-  std::vector<std::string> out;
-  auto add = [&](const std::string &n) {
-    if (std::find(out.begin(), out.end(), n) == out.end())
-      out.push_back(n);
-  };
-  for (const auto &o : listed)
-    if (o.problem.empty())
-      for (const auto &b : o.manifest.backends)
-        add(b);
-  for (const auto &l : libraries)
-    for (const auto &b : *l.backends)
-      add(b.name);
-  return out;
+  return unique_names(
+      listed, libraries,
+      [](const Manifest &m, auto add) {
+        for (const auto &b : m.backends)
+          add(b);
+      },
+      [](const LoadedLibrary &l, auto add) {
+        for (const auto &b : *l.backends)
+          add(b.name);
+      });
 }
 
 std::vector<const io::BackendInfo *> Catalog::all_backends() {
@@ -257,18 +273,29 @@ std::vector<const io::BackendInfo *> Catalog::all_backends() {
 }
 
 std::vector<std::string> Catalog::names() const {
+  return unique_names(
+      listed, libraries,
+      [](const Manifest &m, auto add) {
+        for (const auto &n : m.modules)
+          add(n.first);
+      },
+      [](const LoadedLibrary &l, auto add) {
+        for (const auto &n : *l.modules)
+          add(n.name);
+      });
+}
+
+std::vector<std::string> Catalog::distinct_objects() const {
   std::vector<std::string> out;
-  auto add = [&](const std::string &n) {
-    if (std::find(out.begin(), out.end(), n) == out.end())
-      out.push_back(n);
-  };
-  for (const auto &o : listed)
-    if (o.problem.empty())
-      for (const auto &m : o.manifest.modules)
-        add(m.first);
-  for (const auto &l : libraries)
-    for (const auto &m : *l.modules)
-      add(m.name);
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    bool same_as_earlier = false;
+    for (std::size_t j = 0; j < i; ++j)
+      same_as_earlier = same_as_earlier || (listed[j].problem.empty() &&
+                                            same_build(listed[j].manifest, listed[i].manifest));
+    if (listed[i].problem.empty() && !same_as_earlier)
+      out.push_back(listed[i].path);
+  }
+  out.insert(out.end(), unlisted.begin(), unlisted.end());
   return out;
 }
 

@@ -59,6 +59,9 @@ struct Catalog {
   bool listed_provides(const std::string &name) const;
   /// Every module name known (manifests, and objects without one that were opened).
   std::vector<std::string> names() const;
+  /// The usable objects with a manifest, each build once (a build tree's before its install's
+  /// copy), then those without one: what a listing opens (--list-modules, --list-interfaces).
+  std::vector<std::string> distinct_objects() const;
   /// Opens every usable object (for tests and tools; the run opens only what it needs).
   void open_all();
   /// Finds a backend by its Interface word (case-insensitive) in the manifests and opens the

@@ -56,17 +56,12 @@ int list_interfaces(const RunOptions &options, std::ostream &out) {
   out.flush(); // nothing buffered is copied into a child
 
   std::vector<std::string> objects; // those listing a backend, each build once, then unlisted
-  for (std::size_t i = 0; i < cat.listed.size(); ++i) {
-    const auto &o = cat.listed[i];
-    bool same_as_earlier = false;
-    for (std::size_t j = 0; j < i; ++j)
-      same_as_earlier = same_as_earlier || (cat.listed[j].problem.empty() &&
-                                            same_build(cat.listed[j].manifest, o.manifest));
-    if (o.problem.empty() && !same_as_earlier && !o.manifest.backends.empty())
-      objects.push_back(o.path);
+  for (const auto &path : cat.distinct_objects()) {
+    const auto o = std::find_if(cat.listed.begin(), cat.listed.end(),
+                                [&](const ModuleObject &l) { return l.path == path; });
+    if (o == cat.listed.end() || !o->manifest.backends.empty())
+      objects.push_back(path);
   }
-  for (const auto &path : cat.unlisted)
-    objects.push_back(path);
   std::vector<std::string> problems;
   for (const auto &o : cat.listed)
     if (!o.problem.empty() && !o.manifest.backends.empty())
