@@ -71,6 +71,7 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
       inputs.catalog.unlisted = p.catalog.unlisted;
       inputs.catalog.problems = p.catalog.problems;
       inputs.catalog.duplicates = p.catalog.duplicates;
+      inputs.catalog.backend_duplicates = p.catalog.backend_duplicates;
       inputs.catalog.notes = p.catalog.notes;
     }
   }
@@ -260,7 +261,13 @@ RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const 
 /// The run's record (provenance, config, start-up time since `since`) and the reporters'
 /// run_started.
 void start_run(RunState &rs, const Prepared &p, double since) {
-  fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file, rs.result);
+  std::map<std::string, std::string> backend_libraries; // of the backends the blocks use
+  for (const ModulePlan &plan : p.plans)
+    if (plan.backend->library_versions)
+      for (const auto &[name, version] : plan.backend->library_versions())
+        backend_libraries[name] = version;
+  fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file,
+                  backend_libraries, rs.result);
   const double mine = MPI_Wtime() - since;
   MPI_Reduce(&mine, &rs.result.startup_s, 1, MPI_DOUBLE, MPI_MAX, 0, rs.run.comm);
   if (rs.run.rank != 0)

@@ -25,10 +25,16 @@ namespace pio::harness {
 namespace {
 using nlohmann::json;
 
-/// The listed objects (index into catalog.listed) that provide the config's blocks' modules, each
-/// once, in catalog order; an unusable one is left out (the plan reports its problem).
+/// The listed objects (index into catalog.listed) that provide the config's blocks' modules, and
+/// every backend object (a block's backend may be its module's default), each once, in catalog
+/// order; an unusable one is left out (the plan reports its problem).
 std::vector<size_t> needed_objects(const Config &config, const Catalog &catalog) {
   std::set<size_t> out;
+  std::set<std::string> backends; // each backend's first provider only (Catalog::find_backend)
+  for (size_t i = 0; i < catalog.listed.size(); ++i)
+    for (const auto &b : catalog.listed[i].manifest.backends)
+      if (backends.insert(lower(b)).second && catalog.listed[i].problem.empty())
+        out.insert(i);
   for (const auto &b : config.modules)
     for (size_t i = 0; i < catalog.listed.size(); ++i) {
       const ModuleObject &o = catalog.listed[i];

@@ -24,7 +24,9 @@ public:
   ~StagedModules();
 
   /// Collective over comm, when config names StageModules (else nothing): copies the listed
-  /// objects that provide the config's blocks' modules and points catalog at the copies. Throws
+  /// objects that provide the config's blocks' modules, and every backend's object (a block's
+  /// backend may be its module's default; the plan may look up another backend's option), and
+  /// points catalog at the copies. Throws
   /// ConfigError at the StageModules line if the directory cannot be made or written; every rank
   /// takes part in every collective first, so an error on one node never leaves another waiting.
   void stage(MPI_Comm comm, const Config &config, Catalog &catalog);

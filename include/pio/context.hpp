@@ -8,11 +8,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
+#include "pio/io/backend.hpp"
 #include "pio/io/interface.hpp"
-#include "pio/io/options.hpp"
 #include "pio/spec.hpp"
 #include "pio/tree_rule.hpp"
 #include "pio/verify_mode.hpp"
@@ -66,7 +67,13 @@ struct ModuleContext {
   bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
   bool collective = false;        ///< Collective on: use collective MPI-IO calls
   bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
-  io::Options io;                 ///< Interface and its settings: how the test files are opened
+  /// Interface: the block's I/O backend's word ("mpiio", "posix", "hdf5", a site's own).
+  std::string interface;
+  io::Capabilities capabilities; ///< what the block's backend can do
+  /// The block's backend, configured with its options: it opens the test files for the harness
+  /// and any file the module opens itself, and makes the namespace calls (Capability::Metadata).
+  /// Never null in a run.
+  io::Backend *backend = nullptr;
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
   SharedFiles shared; ///< FilesFrom: files an earlier block made, or a later block uses
@@ -93,6 +100,25 @@ struct ModuleContext {
       throw Error("claim_tree(" + path + "): no harness services", "run the module in pio-harness");
     services->claim_tree(path, rules);
   }
+  /// For what the module is about to make (e.g. "beff_io pattern type 1 (shared)"): throws a
+  /// DirectiveError on Interface (init_module: the run stops before any I/O at the Interface
+  /// line) unless the block's backend has every capability listed, naming those it lacks.
+  void require(const std::string &what, const std::vector<io::Capability> &needs) const {
+    std::string words, names;
+    for (io::Capability c : needs)
+      if (!capabilities.has(c)) {
+        words += (words.empty() ? "" : ", ") + std::string(io::to_string(c));
+        names += (names.empty() ? "" : " and ") + std::string(io::describe(c));
+      }
+    if (words.empty())
+      return;
+    throw DirectiveError("Interface",
+                         what + " needs " + names + " (capability " + words +
+                             "), which Interface " + interface + " does not offer",
+                         "choose an Interface with " + words +
+                             " for this block (pio-harness --list-interfaces shows each "
+                             "interface's capabilities), or leave out what needs it");
+  }
 };
 
 /// Per-test context (Tables A.2, A.4): valid from describe_test to cleanup_test of one
@@ -116,10 +142,8 @@ public:
   int size = 1;   ///< size of comm
   int group = 0;  ///< this rank's group (0 .. groups-1)
   int groups = 1; ///< groups running the test at once
-  /// The open file under MPI-IO (MPI_FILE_NULL for FileUse::None, another interface, cleanup_test).
-  MPI_File file = MPI_FILE_NULL;
-  /// The open file's I/O interface, every data transfer goes through it (null for FileUse::None
-  /// and in cleanup_test).
+  /// The open file's I/O interface: every transfer, view, seek and flush on it goes through it
+  /// (null for FileUse::None and in cleanup_test).
   io::Interface *io = nullptr;
   std::string file_path; ///< path of this rank's file (per-process files differ by rank)
 

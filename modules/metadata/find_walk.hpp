@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "pio/io/backend.hpp"
+
 namespace pio::metadata {
 
 /// What one rank's walk found.
@@ -33,11 +35,12 @@ struct FindRule {
 /// and lstat only for a file whose name matches (for its size, or its type where the file
 /// system leaves d_type unknown). Appends the paths of its subdirectories (never following
 /// links) to `subdirs`. Throws pio::Error if the directory cannot be read.
-FindCount find_in_dir(const std::string &dir, const FindRule &rule,
+/// Through b's readdir and stat.
+FindCount find_in_dir(io::Backend &b, const std::string &dir, const FindRule &rule,
                       std::vector<std::string> &subdirs);
 
 /// Walks all of `top` on this rank alone (FindRanks one), level by level with find_in_dir:
 /// every directory read once.
-FindCount find_walk(const std::string &top, const FindRule &rule);
+FindCount find_walk(io::Backend &b, const std::string &top, const FindRule &rule);
 
 } // namespace pio::metadata

@@ -1,12 +1,5 @@
 #include "test_dir.hpp"
 
-#include <dirent.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "pio/error.hpp"
 
 namespace pio::metadata {
@@ -17,18 +10,12 @@ const char *kHint = "give TestFile a path that does not exist yet (the module cr
                     "directory and everything in it), or empty the directory yourself";
 
 /// The first entry of a directory other than . and .. ("" if none).
-std::string first_entry(const std::string &dir) {
-  DIR *d = ::opendir(dir.c_str());
-  if (!d)
-    return "";
+std::string first_entry(io::Backend &b, const std::string &dir) {
   std::string found;
-  while (const dirent *e = ::readdir(d)) {
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
-      found = e->d_name;
-      break;
-    }
-  }
-  ::closedir(d);
+  b.readdir(dir.c_str(), [&](const char *name, io::EntryType) {
+    if (found.empty())
+      found = name;
+  });
   return found;
 }
 
@@ -65,21 +52,23 @@ bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeR
       if (top.empty())
         throw Error("TestFile is empty", "set TestFile to the directory the module may create");
       ctx.claim_tree(top, rules); // refuses a link, and an existing path unless Overwrite is on
-      if (::mkdir(top.c_str(), 0755) == 0) {
-        created = 1;
-      } else if (errno == EEXIST) {
-        struct stat st;
-        if (::lstat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      io::Backend &b = *ctx.backend;
+      if (const auto st = b.stat(top.c_str())) {
+        if (st->type != io::FileStat::Type::Directory)
           throw Error("test directory " + top + " exists and is not a directory", kHint);
-        const std::string entry = made_earlier ? "" : first_entry(top);
+        const std::string entry = made_earlier ? "" : first_entry(b, top);
         if (!entry.empty())
           throw Error("test directory " + top + " already holds " + entry +
                           ", which this run did not create; the metadata module works only in "
                           "an empty directory of its own",
                       kHint);
       } else {
-        throw Error("mkdir " + top + ": " + std::strerror(errno),
-                    "TestFile's parent directory must exist and be writable");
+        try {
+          b.mkdir(top.c_str());
+        } catch (const Error &e) {
+          throw Error(e.what(), "TestFile's parent directory must exist and be writable");
+        }
+        created = 1;
       }
     } catch (const Error &e) {
       error = std::string(e.what()) + " (fix: " + e.hint() + ")";
@@ -90,19 +79,25 @@ bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeR
   return created != 0;
 }
 
-std::string make_dirs(const std::vector<std::string> &dirs) {
-  for (const auto &d : dirs)
-    if (::mkdir(d.c_str(), 0755) != 0)
-      return "mkdir " + d + ": " + std::strerror(errno) +
-             " (fix: nothing else may write into the test directory during the run)";
+std::string make_dirs(io::Backend &b, const std::vector<std::string> &dirs) {
+  try {
+    for (const auto &d : dirs)
+      b.mkdir(d.c_str());
+  } catch (const Error &e) {
+    return std::string(e.what()) +
+           " (fix: nothing else may write into the test directory during the run)";
+  }
   return "";
 }
 
-std::vector<std::string> remove_dirs(const std::vector<std::string> &dirs) {
+std::vector<std::string> remove_dirs(io::Backend &b, const std::vector<std::string> &dirs) {
   std::vector<std::string> left;
   for (auto it = dirs.rbegin(); it != dirs.rend(); ++it)
-    if (::rmdir(it->c_str()) != 0 && errno != ENOENT)
+    try {
+      b.rmdir(it->c_str()); // false: not there
+    } catch (const Error &) {
       left.push_back(*it);
+    }
   return left;
 }
 

@@ -22,15 +22,16 @@ void raise_agreed(MPI_Comm comm, const std::string &error);
 /// block of the chain made it and its trees, and the claim succeeded, so it is this run's).
 /// Collective over ctx.comm; throws the same Error everywhere on a symbolic link, a foreign file
 /// or entry, or a failed mkdir. Returns true if this block created it.
+/// Through ctx.backend (stat, mkdir, readdir).
 bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeRules &rules,
                    bool made_earlier = false);
 
-/// Creates each directory in order (parents first); one that exists already is an error, since
-/// the run has not made it. Returns "" or the failure.
-std::string make_dirs(const std::vector<std::string> &dirs);
+/// Creates each directory in order (parents first) through b; one that exists already is an
+/// error, since the run has not made it. Returns "" or the failure.
+std::string make_dirs(io::Backend &b, const std::vector<std::string> &dirs);
 
-/// Removes the directories in reverse order (children first) where they exist and are empty;
-/// returns those it could not remove (something the run did not make is inside).
-std::vector<std::string> remove_dirs(const std::vector<std::string> &dirs);
+/// Removes the directories in reverse order (children first) through b where they exist and are
+/// empty; returns those it could not remove (something the run did not make is inside).
+std::vector<std::string> remove_dirs(io::Backend &b, const std::vector<std::string> &dirs);
 
 } // namespace pio::metadata

@@ -39,13 +39,13 @@ TEST_CASE("create makes exactly the tree the geometry says, easy and hard, POSIX
   pio::test::TempDir dir;
   for (const std::string calls : {"posix", "mpiio"})
     for (const std::string mode : {"easy", "hard"}) {
-      INFO("ItemCalls " << calls);
+      INFO("Interface " << calls);
       const std::string top = dir.file("md-" + mode + "-" + calls);
       const auto ran =
           pio::test::run_config(dir, "create-" + mode + "-" + calls,
                                 block(top, "Mode " + mode +
                                                "\nItems 23\nDepth 2\nBranching 3\nFileSize 37\n"
-                                               "Phases create\nKeepTree on\nItemCalls " +
+                                               "Phases create\nKeepTree on\nInterface " +
                                                calls + "\n"));
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
@@ -71,14 +71,14 @@ TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else t
   pio::test::write_text(dir.file("sentinel"), "not ours\n");
   for (const std::string calls : {"posix", "mpiio"})
     for (const std::string mode : {"easy", "hard"}) {
-      INFO("ItemCalls " << calls);
+      INFO("Interface " << calls);
       const std::string top = dir.file("md-" + mode);
       const auto ran = pio::test::run_config(
           dir, "all-" + mode + "-" + calls,
           block(top, "Mode " + mode +
                          "\nItems 17\nDepth 1\nBranching 2\nFileSize 3901\n"
                          "Phases create stat find read remove\nFindSize 3901\nFindName *.1*\n"
-                         "ModuleReps 2\nItemCalls " +
+                         "ModuleReps 2\nInterface " +
                          calls + "\n"));
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
@@ -88,6 +88,7 @@ TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else t
         for (const auto &t : tests) {
           CHECK(t["rate_unit"] == "ops/s");
           CHECK(t["params"]["item_calls"] == calls);
+          CHECK(ran.results["modules"][0]["interface"] == calls);
           CHECK(t["reps"].size() == 2);
           for (const auto &rep : t["reps"]) {
             const std::string phase = t["params"]["phase"];

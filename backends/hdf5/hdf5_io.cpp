@@ -1,9 +1,10 @@
-// Parallel HDF5 through its MPI-IO driver, IOR's HDF5 backend being the model: one 1-D dataset
+// The hdf5 backend's files: parallel HDF5 through its MPI-IO driver, IOR's HDF5 backend being
+// the model: one 1-D dataset
 // of bytes per file ("data"), each transfer a hyperslab selection made from Transfer::extents
 // and one H5Dwrite / H5Dread, independent or collective. Every hid_t is owned; every HDF5
 // return code becomes a pio::Error naming the call, the path and HDF5's own message (HDF5's
 // automatic printing of its error stack is turned off).
-#include "hdf5.hpp"
+#include "hdf5_io.hpp"
 
 #include <hdf5.h>
 
@@ -498,18 +499,18 @@ private:
 
 /// Opens or creates path: one rank decides whether it already is an HDF5 file (a previous
 /// repetition's) or not (the empty file the harness claimed), every rank follows.
-H5File open_or_create(const Options &o, MPI_Comm comm, const std::string &path, int amode,
+H5File open_or_create(const Hdf5Options &o, MPI_Comm comm, const std::string &path, int amode,
                       const std::map<std::string, std::string> &hints) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors reach the caller as pio::Error instead
   H5Plist fapl(h5_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate(H5P_FILE_ACCESS)", path));
   const Info info(hints); // HDF5 duplicates comm and info
   h5_ok(H5Pset_fapl_mpio(fapl.get(), comm, info.get()), "H5Pset_fapl_mpio", path);
-  if (o.h5_alignment > 0)
-    h5_ok(H5Pset_alignment(fapl.get(), 1, hsize_t(o.h5_alignment)), "H5Pset_alignment", path);
-  if (o.h5_meta_block_size > 0)
-    h5_ok(H5Pset_meta_block_size(fapl.get(), hsize_t(o.h5_meta_block_size)),
-          "H5Pset_meta_block_size", path);
-  if (o.h5_collective_metadata) {
+  if (o.alignment > 0)
+    h5_ok(H5Pset_alignment(fapl.get(), 1, hsize_t(o.alignment)), "H5Pset_alignment", path);
+  if (o.meta_block_size > 0)
+    h5_ok(H5Pset_meta_block_size(fapl.get(), hsize_t(o.meta_block_size)), "H5Pset_meta_block_size",
+          path);
+  if (o.collective_metadata) {
     h5_ok(H5Pset_all_coll_metadata_ops(fapl.get(), true), "H5Pset_all_coll_metadata_ops", path);
     h5_ok(H5Pset_coll_metadata_write(fapl.get(), true), "H5Pset_coll_metadata_write", path);
   }
@@ -536,10 +537,10 @@ H5File open_or_create(const Options &o, MPI_Comm comm, const std::string &path, 
 /// An HDF5 file opened through the MPI-IO driver and the transfers on its dataset.
 class Hdf5File final : public OpenFile {
 public:
-  Hdf5File(const Options &o, MPI_Comm comm, const std::string &path, int amode,
+  Hdf5File(const Hdf5Options &o, MPI_Comm comm, const std::string &path, int amode,
            const std::map<std::string, std::string> &hints)
       : path_(path), file_(open_or_create(o, comm, path, amode, hints)),
-        io_(file_.get(), path, o.h5_chunk_size, (amode & MPI_MODE_RDONLY) != 0) {}
+        io_(file_.get(), path, o.chunk_size, (amode & MPI_MODE_RDONLY) != 0) {}
   Interface &io() override { return io_; }
   std::map<std::string, std::string> hints_in_effect() const override {
     H5Plist fapl(h5_id(H5Fget_access_plist(file_.get()), "H5Fget_access_plist", path_));
@@ -564,7 +565,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<OpenFile> open_hdf5(const Options &o, MPI_Comm comm, const std::string &path,
+std::unique_ptr<OpenFile> open_hdf5(const Hdf5Options &o, MPI_Comm comm, const std::string &path,
                                     int amode, const std::map<std::string, std::string> &hints) {
   return std::make_unique<Hdf5File>(o, comm, path, amode, hints);
 }
