@@ -145,6 +145,53 @@ rm -f "$dir/fsize.json"
 no_leftovers "ulimit -f"
 ok
 
+# 3b'. The same limit under Interface hdf5 (as a full file system: the write fails on the ranks
+# whose share crosses it): a collective write and a chunked one each fail within seconds with
+# the cause named, never waiting in HDF5's collective steps for the rank that failed (the
+# StepTimeout of 60 s would end such a run with exit 3); the file goes; the next block runs.
+cat > "$dir/h5full.conf" <<CONF
+TestFile $dir/h5full.dat
+ModulePath $moddir
+ResultsFile $dir/h5full.json
+StepTimeout 60
+<ap_module>
+  ModuleName simple_strided
+  Interface hdf5
+  Collective on
+  BufferSizes 1M
+  WorkUnits 32
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  Interface hdf5
+  H5ChunkSize 64K
+  BufferSizes 1M
+  WorkUnits 32
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  BufferSizes 4K
+  WorkUnits 4
+</ap_module>
+CONF
+# 32768 blocks: 16 MiB in dash's 512-byte blocks, 32 MiB in bash's; the file grows to 32 MiB per rank.
+rc=$( (ulimit -f 32768; run "$dir/h5full.conf" "$dir/h5full.out") )
+[ "$rc" -eq 1 ] || fail "hdf5 under ulimit -f: exit $rc, expected 1: $(cat "$dir/h5full.out")"
+[ "$(grep -c 'work_unit: H5Dwrite("[^"]*h5full.dat") failed: .*File too large' "$dir/h5full.out")" -ge 2 ] ||
+  fail "hdf5 under ulimit -f: the cause is not named for both blocks: $(cat "$dir/h5full.out")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "failed" and d["exit_code"] == 1, d["status"]
+blocks = d["modules"]
+assert len(blocks) == 3, len(blocks)
+assert all(b["tests"][0].get("error") for b in blocks[:2]), "the hdf5 blocks must fail"
+assert not blocks[2]["tests"][0].get("error") and blocks[2]["tests"][0]["reps"], "the last block must run"
+' "$dir/h5full.json" || fail "hdf5 under ulimit -f: results: $(cat "$dir/h5full.out")"
+rm -f "$dir/h5full.json"
+no_leftovers "hdf5 under ulimit -f"
+ok
+
 # 3c. MPI_Abort in a module names rank, module, test and method; a rerun removes what the
 # killed ranks left (their owner records prove the files theirs).
 faults abort "  FailIn work_unit
