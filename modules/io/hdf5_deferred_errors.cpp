@@ -66,8 +66,6 @@ std::string take_deferred_error(MPI_File fh) {
 
 void forget_deferred_errors(MPI_File fh) { deferred().erase(fh); }
 
-unsigned long deferred_error_count() noexcept {
-  return g_deferred.load(std::memory_order_relaxed);
-}
+unsigned long deferred_error_count() noexcept { return g_deferred.load(std::memory_order_relaxed); }
 
 } // namespace pio::io
