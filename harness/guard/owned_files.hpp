@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "guard/record_refresh.hpp"
 #include "pio/tree_rule.hpp"
 
 namespace pio::harness {
@@ -34,6 +35,9 @@ public:
   /// check(), then remembers that this run creates path and writes its owner record (with the
   /// tree rules of a directory a module fills). Call before opening.
   void claim(const std::string &path, const TreeRules *trees = nullptr);
+  /// Notes that this rank makes items in `path`, a directory another rank of the block claimed
+  /// with tree rules: its messages name it if it is stopped; it never removes it.
+  void join(const std::string &path);
   /// Deletes path (and its owner record) if this run created it and keep is off; with keep,
   /// only the record goes (the file is the user's now). Returns true if path was deleted.
   bool release(const std::string &path);
@@ -60,6 +64,7 @@ private:
   std::set<std::string> records_;              ///< paths whose owner record this run wrote
   std::map<std::string, TreeRules> trees_;     ///< claimed directories -> their rules
   std::map<std::string, std::string> stamped_; ///< path -> its state at the last stamp
+  RecordRefresher refresher_; ///< touches the records of files open and trees in use
 };
 
 } // namespace pio::harness

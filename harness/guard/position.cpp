@@ -2,6 +2,8 @@
 // signal handlers.
 #include "guard/position.hpp"
 
+#include "guard/guard_state.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -41,7 +43,10 @@ void heartbeat_context(const std::string &where) {
   g_beats.fetch_add(1, std::memory_order_relaxed);
 }
 
-void set_position_rank(int rank) noexcept { g_rank.store(rank); }
+void set_position_rank(int rank) noexcept {
+  g_rank.store(rank);
+  guard_state().rank.store(rank); // the guardian's messages name it too
+}
 
 int position_rank() noexcept { return g_rank.load(); }
 

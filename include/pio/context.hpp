@@ -27,11 +27,13 @@ public:
   /// shared-pointer probe): throws Error if it exists and was not created by this run (unless
   /// Overwrite is on). The harness deletes what it claimed and created after cleanup_module.
   virtual void claim_file(const std::string &path) = 0;
-  /// Claims a directory this rank is about to create and fill with trees of items (the
-  /// metadata module's test directory), with the rules of what the run may make in it: the
-  /// harness keeps the rule in the directory's owner record, so that after a crash a later run
-  /// removes exactly those entries (and nothing, if the directory holds one the rule does not
-  /// allow). Throws Error as claim_file does, or if the rule's names are not plain names.
+  /// Claims a directory the block's rank 0 is about to create and every rank to fill with trees
+  /// of items (the metadata module's test directory), with the rules of what the run may make in
+  /// it: the harness keeps the rule in the directory's owner record, so that after a crash or an
+  /// interruption the rank's guardian or a later run removes exactly those entries (and nothing,
+  /// if the directory holds one the rule does not allow). Rank 0 claims first; throws Error as
+  /// claim_file does, or if the rule's names are not plain names. The other ranks call it after
+  /// rank 0's claim succeeded: it notes that they fill the directory (their messages name it).
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 

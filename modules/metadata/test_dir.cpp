@@ -86,6 +86,8 @@ bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeR
     }
   }
   raise_agreed(ctx.comm, error);
+  if (ctx.rank != 0) // the others fill it: their messages name it if they are stopped
+    ctx.claim_tree(top, rules);
   MPI_Bcast(&created, 1, MPI_INT, 0, ctx.comm);
   return created != 0;
 }

@@ -402,6 +402,56 @@ TEST_CASE("a user's file is never removed on a stale owner record that does not 
     REQUIRE(refused_and_kept(pio::test::run_config_with(dir, "inplace2", null_block(data), opt),
                              "MY OWN DATA, KEEP!", rec));
   }
+  SECTION("the user rewrote in place a file the dead run had open (its record stamped open, "
+          "touched while the run wrote): the change came after the run was last seen") {
+    pio::test::write_text(data, "left by a dead run"); // collective
+    struct stat st {};
+    ::stat(data.c_str(), &st);
+    // The run's record: stamped open (device and inode) and refreshed every 5 s while it wrote;
+    // its last touch a minute ago, so the user's rewrite (now) came after the run had died.
+    pio::test::write_text(record, "pio-bench owner record v1\nrun dead-run\nhost " + me.host +
+                                      "\npid " + std::to_string(dead_pid()) + "\nboot " +
+                                      me.boot_id +
+                                      "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\n"
+                                      "created 1\nfile open " +
+                                      std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) +
+                                      " 0 0 0\nrefresh 5\n");
+    if (pio::test::rank() == 0) {
+      const timespec a_minute_ago[2] = {{::time(nullptr) - 60, 0}, {::time(nullptr) - 60, 0}};
+      REQUIRE(::utimensat(AT_FDCWD, record.c_str(), a_minute_ago, 0) == 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const std::string rec = text_of(record);
+    pio::test::write_text(data, "MY OWN DATA, KEEP!"); // in place: the same inode
+    ::stat(data.c_str(), &st);
+    const auto parsed = pio::harness::read_owner_record(data);
+    REQUIRE(
+        all_ranks(parsed && parsed->open && parsed->ino == st.st_ino && parsed->refresh_s == 5));
+    const auto ran = pio::test::run_config(dir, "openinplace", null_block(data));
+    REQUIRE(refused_and_kept(ran, "MY OWN DATA, KEEP!", rec));
+    REQUIRE(on_root([&] {
+      return ran.err.find("the file was changed after that run was last seen") != std::string::npos;
+    }));
+  }
+  SECTION("a file stamped open is the run's while its change time is within the grace after "
+          "the record's last touch, another's after it") {
+    pio::test::write_text(data, "written by the run");
+    struct stat st {};
+    ::stat(data.c_str(), &st);
+    pio::harness::OwnerRecord r = me;
+    r.stamped = r.open = true;
+    r.dev = st.st_dev;
+    r.ino = st.st_ino;
+    r.refresh_s = 5;
+    const long long changed = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+    r.seen_ns = changed - (pio::harness::kRecordGraceS - 1) * 1000000000LL;
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).empty()));
+    r.seen_ns = changed - (pio::harness::kRecordGraceS + 1) * 1000000000LL;
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).find("changed after that run was last "
+                                                               "seen") != std::string::npos));
+    r.refresh_s = 0; // a record of pio-bench 0.4.0: device and inode alone
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).empty()));
+  }
   SECTION("the user replaced the file by a new one") {
     leftover(data, me.host, dead_pid());
     const std::string rec = text_of(record);
