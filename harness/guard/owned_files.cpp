@@ -13,8 +13,8 @@
 
 namespace pio::harness {
 
-OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale)
-    : overwrite_(overwrite), keep_(keep), clean_stale_(clean_stale) {}
+OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale, bool inspect_only)
+    : overwrite_(overwrite), keep_(keep), clean_stale_(clean_stale), inspect_only_(inspect_only) {}
 
 void OwnedFiles::check(const std::string &path, std::ostream *note) {
   if (created_.count(path))
@@ -62,6 +62,19 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                         "; pio-harness removes neither",
                     "if " + path + " is yours, remove only the stale record " + record +
                         "; if it is a leftover of that run, remove both");
+      if (inspect_only_) { // --check: no I/O, so nothing removed; the run will do it
+        if (note)
+          *note << "pio-harness: note: " + path +
+                       (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()
+                            ? " (a directory of items)"
+                            : std::string()) +
+                       " was left behind by " + describe_owner(*owner) +
+                       (state == OwnerState::Gone ? ", which is no longer running"
+                                                  : " (--clean-stale)") +
+                       "; the run removes it by its owner record " + record +
+                       " (--check removes nothing)\n";
+        return;
+      }
       if (exists)
         remove_romio_companions(path.c_str(), owner->created_ns);
       if (exists && S_ISREG(st.st_mode))

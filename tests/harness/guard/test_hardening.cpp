@@ -575,3 +575,47 @@ TEST_CASE("ranks that disagree on a test's work units are stopped before its fir
   }));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("u.dat"))));
 }
+
+TEST_CASE("--check does no I/O: a dead run's leftover file and tree are named, never removed",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const auto &me = pio::harness::my_owner_record();
+  const std::string data = dir.file("left.dat"), top = dir.file("md");
+  leftover(data, me.host, dead_pid());
+  // A dead run's tree: its directory, one item, and the record with the tree's rule.
+  if (pio::test::rank() == 0) {
+    REQUIRE(::mkdir(top.c_str(), 0755) == 0);
+    REQUIRE(::mkdir((top + "/shared").c_str(), 0755) == 0);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  pio::test::write_text(top + "/shared/file.0.0", "");
+  pio::test::write_text(pio::harness::owner_record_path(top),
+                        "pio-bench owner record v1\nrun dead-tree\nhost " + me.host + "\npid " +
+                            std::to_string(dead_pid()) + "\nboot " + me.boot_id +
+                            "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\ncreated 1\n"
+                            "tree shared shared 1 0 1 dir. file. 5 10\n");
+  const std::string config = "TestFile " + data +
+                             "\n<ap_module>\nModuleName test_faults\nTests 1\n</ap_module>\n"
+                             "<ap_module>\nModuleName null\nTestFile " +
+                             top + "\n</ap_module>\n";
+  auto before = [&] {
+    return text_of(data) + "|" + text_of(pio::harness::owner_record_path(data)) + "|" +
+           std::to_string(pio::test::exists(top + "/shared/file.0.0")) +
+           text_of(pio::harness::owner_record_path(top));
+  };
+  const std::string was = before();
+  pio::harness::RunOptions check;
+  check.check_only = true;
+  const auto ran = pio::test::run_config_with(dir, "check", config, check);
+  REQUIRE(all_ranks(ran.exit_code == 0 && before() == was));
+  REQUIRE(on_root([&] {
+    return ran.err.find(data + " was left behind by pio-bench run dead-run") != std::string::npos &&
+           ran.err.find(top + " (a directory of items) was left behind by pio-bench run "
+                              "dead-tree") != std::string::npos &&
+           ran.err.find("(--check removes nothing)") != std::string::npos &&
+           ran.out.find("nothing was run (--check)") != std::string::npos;
+  }));
+  // The run itself removes both.
+  const auto run = pio::test::run_config(dir, "run", config);
+  REQUIRE(all_ranks(run.exit_code == 0 && !pio::test::exists(data) && !pio::test::exists(top)));
+}
