@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -82,6 +83,18 @@ struct ModuleContext {
   /// Compute the tests as in a run, but skip what creates files or takes time (probes,
   /// calibrations, large buffers).
   bool validate_only = false;
+  /// Progress inside one long step (a work unit, describe_test or cleanup_module that works
+  /// through a million items): the harness's StepTimeout watchdog counts it as the rank's
+  /// heartbeat, so a healthy step longer than StepTimeout is not taken for a hang. Count with
+  /// beat(); null outside the harness.
+  std::atomic<std::uint64_t> *progress = nullptr;
+
+  /// One step of progress (see progress): a relaxed increment of a counter only this thread
+  /// writes, nothing in the timed path.
+  void beat() const noexcept {
+    if (progress)
+      progress->store(progress->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
   /// Claims a file this rank creates itself (see Services::claim_file).
   void claim_file(const std::string &path) const {

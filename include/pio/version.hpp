@@ -17,8 +17,10 @@ namespace pio {
 /// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
 /// VerifyMode, pio/verify_mode.hpp: off, on, timed). Version 8: ModuleContext::shared (FilesFrom:
 /// files an earlier block made or a later block uses). Version 9: TestSpec::chain_cap and
-/// Interface::size (a FilesFrom reader bounded by the file as found).
-inline constexpr int kApiVersion = 9;
+/// Interface::size (a FilesFrom reader bounded by the file as found). Version 10:
+/// ModuleContext::progress and beat() (progress inside a long step, for StepTimeout), and
+/// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
+inline constexpr int kApiVersion = 10;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.4.0";

@@ -53,6 +53,9 @@ FindCount find_in_dir(const std::string &dir, const FindRule &rule,
     child.resize(stem);
     child += e->d_name;
     ++count.scanned;
+    if (rule.progress) // one entry further (StepTimeout's watchdog)
+      rule.progress->store(rule.progress->load(std::memory_order_relaxed) + 1,
+                           std::memory_order_relaxed);
     if (matches(rule, child, e->d_name, e->d_type))
       ++count.matched;
     bool is_dir = e->d_type == DT_DIR;

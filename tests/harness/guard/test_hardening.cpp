@@ -20,7 +20,10 @@
 
 #include "guard/owned_files.hpp"
 #include "guard/owner_record.hpp"
+#include "guard/position.hpp"
+#include "guard/watchdog.hpp"
 #include "mpi_test.hpp"
+#include "pio/context.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;
@@ -618,4 +621,20 @@ TEST_CASE("--check does no I/O: a dead run's leftover file and tree are named, n
   // The run itself removes both.
   const auto run = pio::test::run_config(dir, "run", config);
   REQUIRE(all_ranks(run.exit_code == 0 && !pio::test::exists(data) && !pio::test::exists(top)));
+}
+
+TEST_CASE("the watchdog takes a module's progress inside one long step for life, not a hang",
+          "[hardening]") {
+  // One step far longer than StepTimeout, with no heartbeat of the harness's in it: only the
+  // module's beats (ModuleContext::beat) keep the watchdog from ending the process (exit 3).
+  pio::harness::heartbeat("work_unit");
+  pio::harness::Watchdog watchdog(3.0, pio::test::rank());
+  pio::ModuleContext ctx;
+  ctx.progress = pio::harness::module_progress();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  while (std::chrono::steady_clock::now() < end) {
+    ctx.beat();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(all_ranks(true)); // alive after 8 s of one step with StepTimeout 3
 }
