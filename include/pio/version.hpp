@@ -20,7 +20,9 @@ namespace pio {
 /// Interface::size (a FilesFrom reader bounded by the file as found). Version 10: backends are
 /// plugins (pio/io/backend.hpp): ModuleContext::interface, capabilities and backend replace
 /// ModuleContext::io; TestContext::file is gone (views, seeks and set_info are Interface
-/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size.
+/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size;
+/// ModuleContext::progress and beat() (progress inside a long step, for StepTimeout), and
+/// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
 inline constexpr int kApiVersion = 10;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
