@@ -21,8 +21,8 @@
 #include "guard/created_paths.hpp"
 #include "guard/guard_state.hpp"
 #include "guard/owner_record.hpp"
-#include "guard/process_guard.hpp"
 #include "guard/results_mark.hpp"
+#include "guard/signal_name.hpp"
 #include "guard/tree_sweep.hpp"
 
 namespace pio::harness {

@@ -20,6 +20,7 @@
 #include "guard/guardian.hpp"
 #include "guard/position.hpp"
 #include "guard/results_mark.hpp"
+#include "guard/signal_name.hpp"
 
 namespace pio::harness {
 
@@ -127,30 +128,6 @@ void describe_removal(Line &line, const Removal &r, TreeCleanup trees) noexcept 
 }
 
 } // namespace
-
-const char *signal_name(int sig) noexcept {
-  switch (sig) {
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGABRT:
-    return "SIGABRT";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGILL:
-    return "SIGILL";
-  case SIGINT:
-    return "SIGINT";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGHUP:
-    return "SIGHUP";
-  case SIGKILL:
-    return "SIGKILL";
-  }
-  return "a signal";
-}
 
 bool remove_and_say(const char *what, const char *at, const char *tail, bool hand_over) noexcept {
   Removal removal;

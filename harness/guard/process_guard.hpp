@@ -17,9 +17,6 @@ namespace pio::harness {
 /// MPI_Init).
 void install_process_guards();
 
-/// "SIGINT", "SIGKILL", ... (async-signal-safe).
-const char *signal_name(int sig) noexcept;
-
 /// Removes what this rank created (created_paths.hpp), then prints one line on standard error:
 /// "pio-harness: error: rank R <what><at><module, test, step> on host H; removed ...; left ...
 /// <tail>", naming every path removed and every path left, and who removes what is left. With
