@@ -17,14 +17,18 @@ namespace pio {
 /// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
 /// VerifyMode, pio/verify_mode.hpp: off, on, timed). Version 8: ModuleContext::shared (FilesFrom:
 /// files an earlier block made or a later block uses). Version 9: TestSpec::chain_cap and
-/// Interface::size (a FilesFrom reader bounded by the file as found).
-inline constexpr int kApiVersion = 9;
+/// Interface::size (a FilesFrom reader bounded by the file as found). Version 10: Phase::access
+/// (what a phase does to the file, for the page-cache checks) and the results' flags, page
+/// cache, steadiness and conditions (pio/flag.hpp, pio/cache_mode.hpp).
+inline constexpr int kApiVersion = 10;
 
 /// Version of the pio-bench tool, recorded in every results document.
 inline constexpr const char *kToolVersion = "0.4.0";
 
 /// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
-/// off, on or timed (was a boolean).
-inline constexpr int kResultsSchemaVersion = 3;
+/// off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
+/// `conditions` (tests and hosts), a phase's `cache`, the summary's `steadiness`, a block's
+/// `cache_mode`, `read_shift` and `reps_auto`.
+inline constexpr int kResultsSchemaVersion = 4;
 
 } // namespace pio
