@@ -28,6 +28,7 @@ struct BlockDraft {
   std::optional<bool> collective, file_view, sync_writes;         ///< set only when written
   std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
   std::optional<io::InterfaceKind> interface;                     ///< Interface, when written
+  std::optional<CacheMode> cache_mode;                            ///< CacheMode, when written
   std::optional<bool> o_direct, h5_collective_metadata;           ///< set only when written
   std::optional<std::int64_t> h5_alignment, h5_chunk_size, h5_meta_block_size; ///< likewise
 };

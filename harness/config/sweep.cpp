@@ -65,7 +65,7 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
   const std::string n = lower(d.name);
   const bool io = n == "interface" || n == "odirect" || n.rfind("h5", 0) == 0;
-  if (n == "timingscope" || n == "stonewall" || n == "verify" ||
+  if (n == "timingscope" || n == "stonewall" || n == "verify" || n == "cachemode" ||
       io) { // as the directive stores them
     BlockDraft draft;
     draft.block = std::move(b);
@@ -74,6 +74,8 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
     overlay_io(draft, b.io);
     if (draft.verify)
       b.verify = *draft.verify;
+    if (draft.cache_mode)
+      b.cache_mode = *draft.cache_mode;
     return;
   }
   const bool on = parse_flag(value);

@@ -24,7 +24,7 @@ std::vector<std::string> sweep_values(const std::vector<std::string> &words, boo
 bool hint_target(const std::string &name, std::string &key);
 
 /// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
-/// Verify, TimingScope, StoneWall, Interface, ODirect and the H5 settings).
+/// Verify, TimingScope, StoneWall, CacheMode, Interface, ODirect and the H5 settings).
 bool sweepable_flag(const std::string &name);
 
 } // namespace pio::harness
