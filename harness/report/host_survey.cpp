@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pio/mpi_handles.hpp"
+#include "report/node_conditions.hpp"
 
 namespace pio::harness {
 
@@ -52,8 +53,14 @@ HostInfo this_host() {
 /// One record as tab-separated text (names and models hold no tabs or newlines).
 std::string encode(const HostInfo &h) {
   std::ostringstream s;
+  const NodeConditions &c = h.conditions;
+  s.precision(17);
   s << h.name << '\t' << h.memory_bytes << '\t' << h.cpus << '\t' << h.cpu_model << '\t' << h.kernel
-    << '\t' << h.os << '\t';
+    << '\t' << h.os << '\t' << c.usable_cores << '\t'
+    << (c.cpus_allowed.empty() ? "-" : c.cpus_allowed) << '\t' << c.cpu_quota << '\t' << c.load_1m
+    << '\t' << c.load_5m << '\t' << c.load_15m << '\t' << (c.governor.empty() ? "-" : c.governor)
+    << '\t' << (c.free_page_reporting ? (*c.free_page_reporting ? "1" : "0") : "-") << '\t'
+    << c.memory_copy_MiBps << '\t' << (c.cpu_pressure ? 1 : 0) << '\t';
   for (size_t i = 0; i < h.ranks.size(); ++i)
     s << (i ? "," : "") << h.ranks[i];
   s << '\n';
@@ -76,7 +83,23 @@ std::vector<HostInfo> decode(const std::string &text) {
     std::getline(f, h.cpu_model, '\t');
     std::getline(f, h.kernel, '\t');
     std::getline(f, h.os, '\t');
+    NodeConditions &c = h.conditions;
+    std::string usable, cpus_allowed, quota, l1, l5, l15, governor, reporting, copy, pressure;
+    for (std::string *field :
+         {&usable, &cpus_allowed, &quota, &l1, &l5, &l15, &governor, &reporting, &copy, &pressure})
+      std::getline(f, *field, '\t');
     std::getline(f, ranks);
+    c.usable_cores = std::stoi(usable);
+    c.cpus_allowed = cpus_allowed == "-" ? "" : cpus_allowed;
+    c.cpu_quota = std::stod(quota);
+    c.load_1m = std::stod(l1);
+    c.load_5m = std::stod(l5);
+    c.load_15m = std::stod(l15);
+    c.governor = governor == "-" ? "" : governor;
+    if (reporting != "-")
+      c.free_page_reporting = reporting == "1";
+    c.memory_copy_MiBps = std::stod(copy);
+    c.cpu_pressure = pressure == "1";
     h.memory_bytes = std::stoll(mem);
     h.cpus = std::stoi(cpus);
     std::istringstream r(ranks);
@@ -90,7 +113,7 @@ std::vector<HostInfo> decode(const std::string &text) {
 
 } // namespace
 
-std::vector<HostInfo> survey_hosts(MPI_Comm comm) {
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, NodePlace *place) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm raw = MPI_COMM_NULL;
@@ -102,6 +125,11 @@ std::vector<HostInfo> survey_hosts(MPI_Comm comm) {
   MPI_Comm_size(node.get(), &node_size);
   std::vector<int> ranks(static_cast<size_t>(node_size));
   mpi_check(MPI_Gather(&rank, 1, MPI_INT, ranks.data(), 1, MPI_INT, 0, node.get()), "MPI_Gather");
+  const NodeConditions conditions = measure_node_conditions(node.get());
+  if (place) {
+    place->leader = node_rank == 0;
+    place->conditions = conditions;
+  }
   // Leaders (each node's lowest rank; rank 0 is one) send their record to rank 0.
   raw = MPI_COMM_NULL;
   mpi_check(MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &raw), "MPI_Comm_split");
@@ -110,6 +138,7 @@ std::vector<HostInfo> survey_hosts(MPI_Comm comm) {
   Comm leaders(raw);
   HostInfo h = this_host();
   h.ranks = ranks;
+  h.conditions = conditions;
   const std::string mine = encode(h);
   int leader_rank = 0, leader_count = 1;
   MPI_Comm_rank(leaders.get(), &leader_rank);

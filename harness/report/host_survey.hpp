@@ -12,8 +12,15 @@
 
 namespace pio::harness {
 
-/// Every node of comm with its ranks (ranks of comm) and what it has. Collective on comm; the
-/// records are returned on comm's rank 0 (empty elsewhere), ordered by their lowest rank.
-std::vector<HostInfo> survey_hosts(MPI_Comm comm);
+/// This rank's place on its node, as the survey found it.
+struct NodePlace {
+  bool leader = false;       ///< the node's lowest rank, which reads the node's counters
+  NodeConditions conditions; ///< the node's conditions (complete on the leader)
+};
+
+/// Every node of comm with its ranks (ranks of comm), what it has and its conditions
+/// (node_conditions.hpp). Collective on comm; the records are returned on comm's rank 0 (empty
+/// elsewhere), ordered by their lowest rank. `place`, if given, receives this rank's place.
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, NodePlace *place = nullptr);
 
 } // namespace pio::harness

@@ -55,11 +55,11 @@ std::string absolute_path(const std::string &path) {
 } // namespace
 
 void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
-                     const std::string &test_file, RunResult &run) {
+                     const std::string &test_file, RunResult &run, NodePlace *place) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::vector<HostInfo> hosts = survey_hosts(comm);
+  std::vector<HostInfo> hosts = survey_hosts(comm, place);
   if (rank != 0)
     return;
   int len = 0;
