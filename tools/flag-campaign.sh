@@ -17,7 +17,7 @@
 #        KEEP=dir (keep every results file there)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+BUILD=$(realpath "${1:-$ROOT/build}")
 RUNS=${RUNS:-20}
 CORES=$(nproc)
 NP=${NP:-$([ "$CORES" -lt 4 ] && echo "$CORES" || echo 4)}
@@ -47,6 +47,22 @@ print(" ".join(names) if names else "-")
 EOF
 }
 
+# Which tests carry which flag: one indented line per flag ("    wide_spread: block/test, ...").
+flag_details() { # results.json
+  $PY - "$1" <<'EOF'
+import collections, json, sys
+doc = json.load(open(sys.argv[1]))
+by = collections.defaultdict(list)
+for b in doc.get("modules", []):
+    for t in b.get("tests", []):
+        for f in t.get("flags", []):
+            by[f["flag"]].append(f"{b.get('label', '')}/{t.get('label', '')}")
+for flag, tests in sorted(by.items()):
+    shown = ", ".join(tests[:6]) + (f", ... ({len(tests)} tests)" if len(tests) > 6 else "")
+    print(f"    {flag}: {shown}")
+EOF
+}
+
 harness() { # name ranks config [launcher...]: runs in $WORK/<name>, results $WORK/<name>.json
   local name=$1 n=$2 conf=$3
   shift 3
@@ -65,10 +81,15 @@ echo "$BENCH: $CORES cores, NP=$NP, RUNS=$RUNS, CONFIG=$CONFIG, scratch $WORK"
 flagged=0
 declare -A count=()
 for i in $(seq 1 "$RUNS"); do
-  harness "clean$i" "$NP" "$CONFIG" || { echo "$BENCH: clean run $i failed (see $WORK/clean$i.err)" >&2; exit 1; }
+  if ! harness "clean$i" "$NP" "$CONFIG"; then
+    echo "$BENCH: clean run $i failed:" >&2
+    tail -5 "$WORK/clean$i.err" >&2
+    exit 1
+  fi
   f=$(flags_of "$WORK/clean$i.json")
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "clean run $i: flags: $f  (load $load)"
+  flag_details "$WORK/clean$i.json"
   if [ "$f" != "-" ]; then
     flagged=$((flagged + 1))
     for x in $f; do count[$x]=$(( ${count[$x]:-0} + 1 )); done

@@ -21,6 +21,11 @@ inline constexpr long kAutoRepsMin = 6;
 /// The most repetitions `ModuleReps auto` runs.
 inline constexpr long kAutoRepsMax = 1000;
 
+/// The repetitions a plan counts on for a block: ModuleReps, or under `ModuleReps auto` its
+/// fewest (its count is known only as it runs): a time-driven block's share of SuiteTime per
+/// repetition, the progress estimate.
+inline long planned_reps(long reps, bool automatic) { return automatic ? kAutoRepsMin : reps; }
+
 /// Parses the words after ModuleReps: "<n>" (1 to 1e6), or "auto" followed by at most a target
 /// "<p>%" (0.1 to 50) and a cap "<s>" or "<s>s" seconds (0.1 to 86400), in either order. Throws
 /// pio::Error naming what is wrong.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "config/module_reps.hpp"
+
 namespace pio::harness {
 
 int block_processes(const ModuleBlock &block, int run_size) {
@@ -26,7 +28,8 @@ ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &ser
   mctx.hints = block.hints;
   mctx.io = block.io;
   mctx.services = &services;
-  mctx.time_budget_s = plan.time_budget_s / static_cast<double>(block.reps);
+  mctx.time_budget_s =
+      plan.time_budget_s / static_cast<double>(planned_reps(block.reps, block.reps_auto));
   return mctx;
 }
 

@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "config/module_reps.hpp"
 #include "config/process_counts.hpp"
 #include "guard/process_guard.hpp"
 #include "guard/watchdog.hpp"
@@ -219,7 +220,7 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
     PlannedBlock b;
     b.module = plans[i].info->name;
     b.family = plans[i].library->path;
-    b.reps = plans[i].block->reps;
+    b.reps = planned_reps(plans[i].block->reps, plans[i].block->reps_auto);
     b.settle_s = plans[i].block->settle_time;
     for (const TestSpec &t : i < declared.size() ? declared[i] : std::vector<TestSpec>{}) {
       PlannedTest pt;
