@@ -68,7 +68,7 @@ std::int64_t mincore_pages(int fd, std::int64_t bytes, const std::string &path) 
 
 } // namespace
 
-FileResidency file_residency(const std::string &path) {
+FileResidency file_residency(const std::string &path, CacheProbe probe) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOATIME)};
   if (f.fd < 0 && errno == EPERM) // O_NOATIME needs the file's owner
     f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -88,9 +88,9 @@ FileResidency file_residency(const std::string &path) {
   CachestatRange range{0, static_cast<std::uint64_t>(r.bytes)};
   Cachestat cs{};
   std::int64_t pages = 0;
-  if (::syscall(kSysCachestat, f.fd, &range, &cs, 0) == 0) {
+  if (probe == CacheProbe::Cachestat && ::syscall(kSysCachestat, f.fd, &range, &cs, 0) == 0) {
     pages = static_cast<std::int64_t>(cs.nr_cache);
-  } else if (errno == ENOSYS) {
+  } else if (probe == CacheProbe::Mincore || errno == ENOSYS) {
     r.probe = CacheProbe::Mincore;
     pages = mincore_pages(f.fd, r.bytes, path);
   } else {

@@ -21,8 +21,10 @@ struct FileResidency {
   bool memory_file_system = false; ///< tmpfs or ramfs
 };
 
-/// Measures path's residency on this node; throws pio::Error naming the call that failed.
-FileResidency file_residency(const std::string &path);
+/// Measures path's residency on this node with `probe`: cachestat(2), falling back to mincore(2)
+/// where the kernel has no cachestat (ENOSYS), or mincore(2) itself. Throws pio::Error naming
+/// the call that failed.
+FileResidency file_residency(const std::string &path, CacheProbe probe = CacheProbe::Cachestat);
 
 /// Flushes path's dirty pages (fsync) and evicts its clean ones from this node's page cache
 /// (posix_fadvise POSIX_FADV_DONTNEED over the whole file). Throws pio::Error.

@@ -2,9 +2,17 @@
 // here: each rule raised by what provokes it and not by a clean record, with its reason.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "mpi_test.hpp"
+
 #include "config/module_reps.hpp"
 #include "report/node_conditions.hpp"
 #include "run/flag_rules.hpp"
+#include "run/page_cache.hpp"
 #include "run/steadiness.hpp"
 
 using namespace pio;
@@ -285,4 +293,37 @@ TEST_CASE("a node's cpu lists, quotas and balloon features", "[flag_rules]") {
   CHECK(!flag_named("cache"));
   for (Flag f : all_flags())
     CHECK(flag_named(to_string(f)) == f);
+}
+
+TEST_CASE("a file's page cache: cachestat and mincore agree, and a drop empties it",
+          "[flag_rules][cache]") {
+  pio::test::TempDir dir("/var/tmp"); // a disk file system: its pages can be evicted
+  const std::string path = dir.file("resident");
+  const std::vector<char> data(4 << 20, 'x');
+  const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+  ::close(fd);
+  for (CacheProbe probe : {CacheProbe::Cachestat, CacheProbe::Mincore}) {
+    const FileResidency r = file_residency(path, probe);
+    CHECK(r.probe == probe);
+    CHECK(r.bytes == 4 << 20);
+    CHECK(r.resident == 4 << 20); // just written: every page
+    CHECK(!r.memory_file_system);
+  }
+  drop_file_cache(path);
+  for (CacheProbe probe : {CacheProbe::Cachestat, CacheProbe::Mincore})
+    CHECK(file_residency(path, probe).resident < (1 << 20));
+  CHECK_THROWS_WITH(file_residency(dir.file("missing")), Catch::Contains("missing"));
+
+  pio::test::TempDir shm("/dev/shm");
+  const std::string in_memory = shm.file("resident");
+  const int m = ::open(in_memory.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+  REQUIRE(m >= 0);
+  REQUIRE(::write(m, data.data(), 65536) == 65536);
+  ::close(m);
+  drop_file_cache(in_memory); // nothing to evict: the pages are the file
+  const FileResidency t = file_residency(in_memory);
+  CHECK(t.memory_file_system);
+  CHECK(t.resident == 65536);
 }
