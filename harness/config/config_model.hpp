@@ -45,6 +45,7 @@ struct GlobalConfig {
   /// SuiteTime: seconds the time-driven blocks share (0 = none; docs/running.md, "site.conf")
   double suite_time = 0;
   bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
+  int rounds = 1; ///< Rounds: the blocks run this many times, each round shuffled (run/rounds.hpp)
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
   io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
   /// Every line of each global directive as written (its name as the table spells it -> its

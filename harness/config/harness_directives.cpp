@@ -5,6 +5,7 @@
 
 #include "config/directive_check.hpp"
 #include "config/process_counts.hpp"
+#include "config/tune_lines.hpp"
 #include "config/values.hpp"
 
 #include <algorithm>
@@ -428,6 +429,8 @@ std::vector<HarnessDirective> make_table() {
                    return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
                  b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
                }});
+  for (auto &d : tune_directives()) // Tune, TuneHook, Rounds
+    t.push_back(std::move(d));
   return t;
 }
 
