@@ -28,6 +28,20 @@ bool is_hook_name(const std::string &n) {
 
 } // namespace
 
+const char *to_string(TuneTarget t) {
+  switch (t) {
+  case TuneTarget::Hint:
+    return "hint";
+  case TuneTarget::Hook:
+    return "hook";
+  case TuneTarget::Harness:
+    return "harness";
+  case TuneTarget::Module:
+    return "module";
+  }
+  return "?";
+}
+
 TuneTarget tune_target(const std::string &name, std::string &key) {
   if (hint_target(name, key))
     return TuneTarget::Hint;

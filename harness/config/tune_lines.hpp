@@ -23,6 +23,9 @@ enum class TuneTarget {
   Module,  ///< any other name: a directive of the block's module
 };
 
+/// The target as pio-tune reads it: "hint", "hook", "harness" or "module".
+const char *to_string(TuneTarget t);
+
 /// The target of a Tune name, and in `key` the hint key or hook name (the name otherwise).
 TuneTarget tune_target(const std::string &name, std::string &key);
 

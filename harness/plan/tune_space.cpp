@@ -69,23 +69,11 @@ const DirectiveSpec *module_spec(const ModulePlan &p, const std::string &name) {
   return nullptr;
 }
 
+/// The type of one value of the directive (a list's element type): flag, integer, size, number,
+/// text.
 std::string type_of(const DirectiveSpec &spec) {
-  switch (spec.type) {
-  case DirectiveType::Flag:
-    return "flag";
-  case DirectiveType::Integer:
-  case DirectiveType::Integers:
-    return "integer";
-  case DirectiveType::Size:
-  case DirectiveType::Sizes:
-    return "size";
-  case DirectiveType::Real:
-    return "number";
-  case DirectiveType::Text:
-  case DirectiveType::Texts:
-    return "text";
-  }
-  return "text";
+  std::string t = type_name(spec.type);
+  return t.size() > 3 && t.compare(t.size() - 3, 3, "...") == 0 ? t.substr(0, t.size() - 3) : t;
 }
 
 /// One Tune line of one block as a parameter (its domain; no uses yet).
@@ -259,6 +247,18 @@ void add_hooks(const Config &config, TuneSpace &space) {
 }
 
 } // namespace
+
+const char *to_string(TuneParam::Kind k) {
+  switch (k) {
+  case TuneParam::Kind::Choice:
+    return "choice";
+  case TuneParam::Kind::Ladder:
+    return "ladder";
+  case TuneParam::Kind::Integer:
+    return "integer";
+  }
+  return "?";
+}
 
 std::string tune_names(const TuneSpace &space) {
   std::vector<std::string> names;

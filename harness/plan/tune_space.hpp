@@ -47,6 +47,9 @@ struct TuneHook {
   DirectiveLine line;             ///< where it is written
 };
 
+/// The kind as pio-tune reads it: "choice", "ladder" or "integer".
+const char *to_string(TuneParam::Kind k);
+
 /// The declared search space of a config.
 struct TuneSpace {
   std::vector<TuneParam> params; ///< in the order first declared

@@ -7,32 +7,6 @@ namespace pio::harness {
 
 namespace {
 
-const char *target_text(TuneTarget t) {
-  switch (t) {
-  case TuneTarget::Hint:
-    return "hint";
-  case TuneTarget::Hook:
-    return "hook";
-  case TuneTarget::Harness:
-    return "harness";
-  case TuneTarget::Module:
-    return "module";
-  }
-  return "?";
-}
-
-const char *kind_text(TuneParam::Kind k) {
-  switch (k) {
-  case TuneParam::Kind::Choice:
-    return "choice";
-  case TuneParam::Kind::Ladder:
-    return "ladder";
-  case TuneParam::Kind::Integer:
-    return "integer";
-  }
-  return "?";
-}
-
 std::string where(const DirectiveLine &l) { return l.file + ":" + std::to_string(l.line); }
 
 } // namespace
@@ -43,8 +17,8 @@ nlohmann::json tune_space_json(const TuneSpace &space, const Config &config,
                  blocks = nlohmann::json::array();
   for (const auto &p : space.params) {
     nlohmann::json j = {{"name", p.name},
-                        {"target", target_text(p.target)},
-                        {"kind", kind_text(p.kind)},
+                        {"target", to_string(p.target)},
+                        {"kind", to_string(p.kind)},
                         {"type", p.type},
                         {"global", p.global}};
     if (p.kind == TuneParam::Kind::Integer)
