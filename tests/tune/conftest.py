@@ -48,6 +48,7 @@ class SimRun:
     def __init__(self, doc, name):
         self.doc, self.path, self.log = doc, name + ".json", name + ".log"
         self.error, self.hooks, self.seconds, self.stopped, self.exit_code = "", [], 0.01, False, 0
+        self.timed_out = False
 
     @property
     def ok(self):
@@ -65,7 +66,7 @@ class SimRunner:
         self.median, self.rng, self.sigma, self.reps = median, random.Random(seed), sigma, reps
         self.calls = []
 
-    def run(self, values, name, trial=0, watch=None):
+    def run(self, values, name, trial=0, watch=None, timeout_s=None):
         self.calls.append((name, dict(values)))
         return SimRun(sim_doc({"t": self.median(values)}, self.reps, self.rng, self.sigma,
                               path=name + ".json"), name)

@@ -186,4 +186,19 @@ def test_the_space_gives_config_text_and_hook_commands():
     assert space["Hint:cb_buffer_size"].to_optuna("4M") == 2
     assert space["Hint:cb_buffer_size"].from_optuna(2) == "4M"
     assert space.size() == 3 * 2 * 8
+    posix = tune_space.Space({"config": "w.conf", "params": [
+        {"name": "Interface", "target": "harness", "kind": "choice", "values": ["mpiio", "posix"],
+         "global": True, "uses": [{"block": "b", "default": "mpiio"}]},
+        {"name": "Hint:romio_cb_write", "target": "hint", "kind": "choice",
+         "values": ["enable", "disable"], "global": True, "uses": [{"block": "b"}]}],
+        "blocks": [{"label": "b"}]})
+    assert posix.config_text({"Interface": "posix", "Hint:romio_cb_write": "enable"}) == (
+        "Interface posix\n"
+        "# Hint romio_cb_write enable: no effect through Interface posix (no MPI-IO)\n")
+    assert posix.config_text({"Interface": "mpiio", "Hint:romio_cb_write": "enable"}) == (
+        "Interface mpiio\nHint romio_cb_write enable\n")
+    assert posix.config_text({"Interface": "mpiio", "Collective": "off",
+                              "Hint:romio_cb_write": "enable"}) == (
+        "Interface mpiio\n# Hint romio_cb_write enable: no effect under Collective off "
+        "(collective buffering acts on collective calls)\n")
     assert space_of({"X": ["a", "b"]}).names_text() == "X"

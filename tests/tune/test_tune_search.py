@@ -135,3 +135,18 @@ def test_a_bad_tune_line_is_the_harness_error_with_its_line(workdir):
     assert p.returncode == 2
     assert "opt.conf:6:" in p.stderr and "Chunk" in p.stderr
     assert not os.path.exists(os.path.join(out, "study.db"))
+
+
+def test_a_trial_longer_than_its_time_limit_is_stopped_and_pruned(workdir):
+    out = str(workdir / "out")
+    config = workdir / "slow.conf"  # the defaults: 64K, fast: 3 x 3 units of 0.3 s
+    config.write_text("<ap_module>\n  ModuleName tune_optimum\n  ModuleReps 3\n  DelayMs 300\n"
+                      "  Chunk 64K\n  Shape fast\n  Tune Chunk 32K 64K\n  Tune Shape fast slow\n"
+                      "</ap_module>\n")
+    p = pio_tune(str(config), out, "--trials", "2", "--trial-timeout", "2s", "--seed", "1")
+    assert p.returncode == 1  # nothing completed: nothing to confirm
+    assert "no trial completed" in p.stderr
+    assert p.stdout.count("pruned (ran longer than 2 s)") == 2
+    for n in (0, 1):
+        doc = json.load(open(os.path.join(out, f"trial-000{n}.json")))
+        assert doc["status"] == "interrupted" and doc["signal"] == "SIGTERM"

@@ -61,11 +61,11 @@ class Interrupting(SimRunner):
         super().__init__(*a, **k)
         self.at = at
 
-    def run(self, values, name, trial=0, watch=None):
+    def run(self, values, name, trial=0, watch=None, timeout_s=None):
         if len(self.calls) + 1 == self.at:
             self.calls.append((name, dict(values)))
             raise KeyboardInterrupt
-        return super().run(values, name, trial, watch)
+        return super().run(values, name, trial, watch, timeout_s)
 
 
 def test_an_interrupted_study_resumes_without_repeating_trials(workdir):
@@ -103,7 +103,7 @@ class Staged(SimRunner):
     """Shows the search's watch a document with its first test done, then the second; a run
     the watch stops is `stopped`, as the harness runner's."""
 
-    def run(self, values, name, trial=0, watch=None):
+    def run(self, values, name, trial=0, watch=None, timeout_s=None):
         self.calls.append((name, dict(values)))
         m = self.median(values)
         full = sim_doc({"t1": m, "t2": m}, self.reps, self.rng, self.sigma, path=name)

@@ -9,14 +9,11 @@ under enabled collective buffering; settings left the same by that are one setti
 several times (duplicates). Drawn as a sorted chart: one row per setting."""
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from . import plotkit, results, text, tune_verdict
+from . import plotkit, results, romio, text, tune_verdict
 
 # Block settings that are sampling or output, never what a sweep compares (a setting the same in
 # every ranked block is not shown either).
 AXES = {"Mode", "ModuleReps", "LayoutTrace"}
-# MPI-IO hints of ROMIO's collective buffering (two-phase I/O): they act on collective calls.
-CB_HINTS = ("cb_buffer_size", "cb_nodes", "cb_config_list", "romio_cb_write", "romio_cb_read",
-            "romio_no_indep_rw")
 READ_MODES = ("read", "re-read")
 WRITE_MODES = ("write", "re-write")
 
@@ -54,7 +51,7 @@ def inert(vector, test, varying):
             out[k] = "Interface posix: no MPI-IO (each rank's pwrite/pread)"
         elif iface != "mpiio" and k == "FileView":
             out[k] = f"Interface {iface}: file views are MPI-IO's"
-        elif hint and hint in CB_HINTS and coll == "off":
+        elif hint and hint in romio.CB_HINTS and coll == "off":
             out[k] = "collective buffering acts on collective calls only (Collective off)"
         elif hint and mode in READ_MODES and hint.endswith("_write"):
             out[k] = f"a {mode} test writes nothing timed"
@@ -321,9 +318,8 @@ def figure(g):
                    fontsize=7.5)
     ax.set_xlabel("performance relative to the best setting (bars: 95 % interval of the ratio "
                   "of medians; grey band: within 5 %)")
-    ax.set_title(f"{g.title()}\nranked by median; green: indistinguishable from the best, "
-                 "orange: worse, not proven; grey: worse; hollow: the same setting as a row "
-                 "above", fontsize=9)
+    ax.set_title(f"{g.title()}\nranked by median; green: as good as the best; orange: worse, "
+                 "not proven; grey: worse;\nhollow: the same setting as a row above", fontsize=9)
     ax.grid(True, axis="x", which="both", alpha=0.3)
     return plotkit.finish(fig)
 

@@ -31,6 +31,11 @@ def search_figure(summary):
         floor = min(ys) * 0.9
     else:
         floor = 1.0
+    probe = (summary["study"].get("defaults") or {}).get("value")
+    if probe:
+        ax.axhline(probe, color="0.4", linestyle="--", linewidth=1,
+                   label="the defaults (one run)")
+        floor = min(floor, probe * 0.9)
     for state, marker, colour in (("pruned", "x", "C1"), ("failed", "v", "C3")):
         xs = [r["started_s"] / 60 for r in rows if r["state"] == state and r["started_s"]]
         if xs:

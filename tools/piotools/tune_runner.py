@@ -22,6 +22,7 @@ class Run:
         self.hooks = []  # [{"command", "exit_code", "output"}]
         self.seconds = 0.0
         self.stopped = False  # pruned: stopped early on purpose
+        self.timed_out = False  # stopped because it ran longer than its time limit
 
     @property
     def ok(self):
@@ -31,7 +32,7 @@ class Run:
         """What the study keeps of the run (Optuna user attributes, the summary)."""
         return {"results": self.path, "log": self.log, "exit_code": self.exit_code,
                 "error": self.error, "hooks": self.hooks, "seconds": round(self.seconds, 3),
-                "stopped": self.stopped}
+                "stopped": self.stopped, "timed_out": self.timed_out}
 
 
 def last_lines(path, n=3):
@@ -88,11 +89,11 @@ class HarnessRunner:
                 return False
         return True
 
-    def run(self, values, name, trial=0, watch=None):
+    def run(self, values, name, trial=0, watch=None, timeout_s=None):
         """One run with `values` ({name: value}; {} = the config as written), results in
         outdir/name.json. `watch(doc)` is called with the results as they grow; when it returns
-        True the run is stopped (the process group gets SIGTERM; the harness marks its results
-        interrupted)."""
+        True, or the run has taken `timeout_s`, the run is stopped (the process group gets
+        SIGTERM; the harness marks its results interrupted)."""
         os.makedirs(self.outdir, exist_ok=True)
         path = os.path.join(self.outdir, name + ".json")
         run = Run(path, os.path.join(self.outdir, name + ".log"))
@@ -108,7 +109,7 @@ class HarnessRunner:
                 proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                                         start_new_session=True, env=self.env)
                 try:
-                    run.exit_code = self.wait(proc, path, watch, run)
+                    run.exit_code = self.wait(proc, path, watch, run, timeout_s)
                 except BaseException:
                     self.stop(proc)
                     raise
@@ -127,13 +128,18 @@ class HarnessRunner:
         finally:
             run.seconds = time.monotonic() - start
 
-    def wait(self, proc, path, watch, run):
+    def wait(self, proc, path, watch, run, timeout_s=None):
         seen = None
+        start = time.monotonic()
         while True:
             try:
                 return proc.wait(timeout=self.poll_s)
             except subprocess.TimeoutExpired:
                 pass
+            if timeout_s is not None and time.monotonic() - start > timeout_s:
+                run.stopped = run.timed_out = True
+                self.stop(proc)
+                return proc.wait()
             if watch is None or not os.path.exists(path):
                 continue
             stamp = os.stat(path).st_mtime_ns

@@ -65,8 +65,14 @@ def recommendation_text(summary):
            f"the best candidate measured {text.percent(best['change'])} "
            f"(95% CI {text.percent(best['ci'][0])} .. {text.percent(best['ci'][1])}, "
            f"p adj. {best['p_adjusted']:.2g}): {best['verdict']}")
-    return ("# pio-tune: the defaults are as good: no setting was proven faster than the "
-            f"config as written\n# ({why})\n")
+    out = ("# pio-tune: the defaults are as good: no setting was proven faster than the "
+           f"config as written\n# ({why})\n")
+    if best is not None and best["ci"][0] > 0:
+        factor = (1 + best["spread"]) ** summary["settings"].get("spread_factor", 2.0)
+        out += (f"# the defaults' own runs differ by up to {text.percent(best['spread'])[1:]}, "
+                f"so a win must exceed x{factor:.3g} (pio-compare's rule: twice the runs' "
+                "spread, on a log scale); more --rounds or a quieter machine can tell\n")
+    return out
 
 
 def describe(values):
