@@ -86,3 +86,15 @@ def test_an_open_beside_the_creating_fd_reads_the_page_cache(uncached):
         for p in probes:
             p.end()
 
+
+def test_mpiexec_warns_when_ranks_share_a_client_host(uncached):
+    lab = uncached
+    n = 2 * len(lab.client_hosts)
+    p = lab.fslab("mpiexec", lab.name, "-n", str(n), "hostname")
+    assert sorted(p.stdout.split()) == sorted(lab.client_hosts * 2)
+    assert (f"pio-fslab: warning: 2 ranks per client host on {lab.name}: the ranks that open "
+            "a shared file on the client host of the rank that creates it read it through the "
+            "page cache there") in p.stderr
+    assert f"pio-fslab up {lab.name} --clients {n}" in p.stderr
+    p = lab.fslab("mpiexec", lab.name, "-n", str(len(lab.client_hosts)), "hostname")
+    assert sorted(p.stdout.split()) == lab.client_hosts and "warning" not in p.stderr
