@@ -5,11 +5,15 @@
 
 #include "config/config.hpp"
 #include "config/directive_docs.hpp"
+#include "guard/guardian.hpp"
 #include "guard/process_guard.hpp"
 #include "pio/version.hpp"
 #include "run/run.hpp"
 
 int main(int argc, char **argv) {
+  // Before MPI_Init, while this process has one thread: the guardian that cleans up after this
+  // rank if it is killed (guardian.hpp).
+  pio::harness::start_guardian();
   MPI_Init(&argc, &argv);
   const double init_wtime = MPI_Wtime();
   int rank = 0;
@@ -49,6 +53,10 @@ int main(int argc, char **argv) {
   app.add_flag("--check", opt.check_only,
                "check the config, the modules and the files, then stop before any I/O");
   app.add_flag("--list-modules", list, "list the modules found, their directives and help");
+  bool list_backends = false;
+  app.add_flag("--list-interfaces", list_backends,
+               "list the I/O backends found (the Interface words), their capabilities and "
+               "options");
   bool list_directives = false;
   app.add_flag("--list-directives", list_directives,
                "print the harness's own directives as a Markdown table (docs/configuration.md)");
@@ -75,6 +83,8 @@ int main(int argc, char **argv) {
         std::cout << pio::harness::harness_directives_markdown();
     } else if (list) {
       code = rank == 0 ? pio::harness::list_modules(opt, std::cout) : 0;
+    } else if (list_backends) {
+      code = rank == 0 ? pio::harness::list_interfaces(opt, std::cout) : 0;
     } else if (opt.config_path.empty()) {
       if (rank == 0)
         std::cerr << "pio-harness: error: no config file given (fix: pio-harness -c site.conf; "
@@ -93,5 +103,6 @@ int main(int argc, char **argv) {
     code = 2;
   }
   MPI_Finalize();
+  pio::harness::disarm_guardian(); // a normal end: nothing for the guardian to do
   return code;
 }

@@ -9,7 +9,6 @@
 #include "config/config_source.hpp"
 #include "config/directive_check.hpp"
 #include "config/harness_directives.hpp"
-#include "config/interface_rules.hpp"
 #include "config/sweep.hpp"
 
 #include <dotconf.h>
@@ -55,7 +54,8 @@ struct ParseState {
   }
 
   /// Structure (<ap_module>, </ap_module>) and the harness directives table; anything else in a
-  /// block is the module's own directive, validated once the module is known.
+  /// block is the module's own directive or its backend's option, anything else outside blocks a
+  /// backend's option, validated once the module and the backends are known (the plan).
   void directive(const std::string &n, const std::vector<std::string> &args) {
     if (n == "<ap_module>")
       return open_block(args);
@@ -71,9 +71,7 @@ struct ParseState {
       return;
     }
     if (!d)
-      fail("unknown directive '" + name + "'",
-           "global directives are: " + harness_directive_names(false) +
-               ", <ap_module>; module directives go inside <ap_module>");
+      return backend_line(args);
     if (!open && d->scope == DirectiveScope::Block)
       fail(name + " belongs inside an <ap_module> block",
            "move it inside <ap_module> ... </ap_module>");
@@ -110,6 +108,19 @@ struct ParseState {
     }
     d.set_global(config.global, words);
     lines.push_back(DirectiveLine{d.spec.name, args, file, line});
+  }
+
+  /// A global line that is no harness directive: a backend's option for every block, each
+  /// written once (or again with the same value), as the harness's globals are.
+  void backend_line(const std::vector<std::string> &args) {
+    for (const auto &l : config.global.backend_lines)
+      if (lower(l.name) == lower(name) && l.args != args) {
+        const std::string first = l.file + ":" + std::to_string(l.line);
+        fail(name + " is set twice: here and at " + first + " (the last one would win in silence)",
+             "keep one " + name + " line: remove this one or the one at " + first +
+                 "; an Included config's globals count as written in the including one");
+      }
+    config.global.backend_lines.push_back(DirectiveLine{name, args, file, line});
   }
 
   /// Include <file>: read it here, relative to the including file's directory.
@@ -303,8 +314,7 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
     b.hints = g.hints;
     for (const auto &[k, v] : raw.hints)
       b.hints[k] = v;
-    b.io = g.io;
-    overlay_io(raw, b.io);
+    b.interface = raw.interface.value_or(g.interface);
     std::vector<DirectiveLine> global_lines;
     for (const auto &[name, lines] : g.written)
       global_lines.insert(global_lines.end(), lines.begin(), lines.end());
@@ -312,7 +322,6 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
     state.config.modules.push_back(std::move(b));
   }
   expand_sweeps(state.config); // after the global defaults, so a swept value wins
-  check_interface_rules(state.config);
   return state.config;
 }
 } // namespace

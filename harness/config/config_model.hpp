@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "config/config_source.hpp"
-#include "pio/io/options.hpp"
 #include "pio/verify_mode.hpp"
 
 namespace pio::harness {
@@ -46,7 +45,11 @@ struct GlobalConfig {
   double suite_time = 0;
   bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
-  io::Options io; ///< Interface, ODirect, H5* (default for blocks; docs/interfaces.md)
+  std::string interface; ///< Interface: the backend's word (default for blocks; docs/interfaces.md)
+  /// Every other global line (not a harness directive): a backend's option (ODirect,
+  /// H5Alignment ...) for every block, checked against the backends' tables when the blocks are
+  /// planned (plan/backend_plan.hpp), in file order.
+  std::vector<DirectiveLine> backend_lines;
   /// Every line of each global directive as written (its name as the table spells it -> its
   /// lines, in order; an Included file keeps its own name): for messages naming file:line, and
   /// to refuse a global set twice to different values.
@@ -73,11 +76,15 @@ struct ModuleBlock {
   bool file_view = true;                        ///< FileView (global default if absent)
   bool sync_writes = false;                     ///< SyncWrites (global default if absent)
   std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
-  io::Options io; ///< Interface, ODirect, H5* (global defaults if absent; docs/interfaces.md)
+  /// Interface as the lines say (global default if absent): the backend's word; the plan may
+  /// take the module's default instead when no line reaches the block (plan/backend_plan.hpp)
+  std::string interface;
   /// Where the block's harness settings come from: the global lines, then the block's own, then
   /// its swept values (a Hint:<key> sweep as a Hint line); the last line of a name is in effect.
   std::vector<DirectiveLine> harness_lines;
-  std::vector<DirectiveLine> module_directives; ///< every other line: the module's own directives
+  /// Every other line: the module's own directives, and its backend's options (the plan splits
+  /// them by the tables of the two)
+  std::vector<DirectiveLine> module_directives;
   std::string label;                            ///< Label ("" = derived, see block_label.hpp)
   std::string label_file;                       ///< where Label is written
   int label_line = 0;                           ///< where Label is written

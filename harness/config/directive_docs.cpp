@@ -38,7 +38,9 @@ std::string scope_name(DirectiveScope scope) {
 
 std::string directive_listing_line(const DirectiveSpec &spec, const std::string &where) {
   std::ostringstream out;
-  out << "    " << std::left << std::setw(19) << spec.name << std::setw(12)
+  // A name of 19 characters or more still gets a space before its type.
+  out << "    " << std::left << std::setw(19)
+      << (spec.name.size() < 19 ? spec.name : spec.name + " ") << std::setw(12)
       << (spec.type == DirectiveType::Flag ? std::string("on|off") : type_name(spec.type));
   if (!where.empty())
     out << std::setw(15) << where;

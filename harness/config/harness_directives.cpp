@@ -50,22 +50,6 @@ void block_flag(BlockDraft &b, const Words &w, const std::string &, int) {
   b.*field = parse_flag(w[0]);
 }
 
-/// Stores an on/off value of the global interface settings.
-template <bool io::Options::*field> void global_io_flag(GlobalConfig &g, const Words &w) {
-  g.io.*field = parse_flag(w[0]);
-}
-
-/// Stores a size of the global interface settings.
-template <std::int64_t io::Options::*field> void global_io_size(GlobalConfig &g, const Words &w) {
-  g.io.*field = parse_size(w[0]);
-}
-
-/// Stores a size in a block field that defaults to the global one.
-template <std::optional<std::int64_t> BlockDraft::*field>
-void block_size(BlockDraft &b, const Words &w, const std::string &, int) {
-  b.*field = parse_size(w[0]);
-}
-
 /// The mode a Verify word names; throws Error for another word (a Sweep value, say).
 VerifyMode verify_of(const std::string &word) {
   if (const auto m = verify_mode(word))
@@ -74,21 +58,8 @@ VerifyMode verify_of(const std::string &word) {
               "write Verify off, on or timed (timed: checks inside the timed unit)");
 }
 
-/// The Interface words, from the enum's own text (io::to_string).
-std::vector<std::string> interface_words() {
-  std::vector<std::string> out;
-  for (auto k : {io::InterfaceKind::MpiIo, io::InterfaceKind::Posix, io::InterfaceKind::Hdf5})
-    out.emplace_back(io::to_string(k));
-  return out;
-}
-
-/// The interface a checked Interface word names.
-io::InterfaceKind interface_of(const std::string &word) {
-  const auto k = io::interface_kind(word);
-  if (!k)
-    throw Error("'" + word + "' is not an I/O interface", "write Interface mpiio, posix or hdf5");
-  return *k;
-}
+/// A checked Interface word as the plan looks it up (the backends' words are lower case).
+std::string interface_of(const std::string &word) { return lower(word); }
 
 const char *const kT31 = "thesis Table 3.1";
 const char *const kT32 = "thesis Table 3.2";
@@ -190,62 +161,25 @@ std::vector<HarnessDirective> make_table() {
                block_flag<&BlockDraft::collective>});
   t.push_back({{"FileView", T::Flag, "on",
                 "describe accesses with an MPI file view (off: one explicit-offset call per "
-                "contiguous piece); MPI-IO only, other interfaces have no file view"},
+                "contiguous piece); on a backend with file views (capability file_views: "
+                "mpiio), the others place each unit by its extents"},
                S::Both,
                kExt,
                "",
                global_flag<&GlobalConfig::file_view>,
                block_flag<&BlockDraft::file_view>});
-  t.push_back({{"Interface", T::Text, io::to_string(io::Options{}.kind),
-                "the I/O interface the test files are opened and transferred through: mpiio "
-                "(MPI-IO), posix (each rank open/pwrite/pread/fsync) or hdf5 (parallel HDF5, one "
-                "1-D byte dataset per file); pattern modules run through any, b_eff_io and "
-                "IMB-IO through mpiio only (docs/interfaces.md)",
-                interface_words()},
+  t.push_back({{"Interface", T::Text, "mpiio",
+                "the I/O backend the block's test files are opened and transferred through; its "
+                "options are block directives too (mpiio, posix and hdf5 ship with pio-bench; "
+                "pio-harness --list-interfaces lists those found, their options and "
+                "capabilities; docs/interfaces.md)"},
                S::Both,
                kExt,
                "<interface>",
-               [](GlobalConfig &g, const Words &w) { g.io.kind = interface_of(w[0]); },
+               [](GlobalConfig &g, const Words &w) { g.interface = interface_of(w[0]); },
                [](BlockDraft &b, const Words &w, const std::string &, int) {
                  b.interface = interface_of(w[0]);
                }});
-  t.push_back({{"ODirect", T::Flag, "off",
-                "Interface posix: open the test files with O_DIRECT (every transfer and "
-                "HeaderOffset a multiple of the file system's direct-I/O block; refused on tmpfs "
-                "and where the file system has no direct I/O)"},
-               S::Both,
-               kExt,
-               "",
-               global_io_flag<&io::Options::o_direct>,
-               block_flag<&BlockDraft::o_direct>});
-  t.push_back({DirectiveSpec{"H5Alignment", T::Size, "0",
-                             "Interface hdf5: H5Pset_alignment(1, size): every object of the file "
-                             "(the dataset's data) starts at a multiple of size; 0 = HDF5's "
-                             "default"}
-                   .at_least(0),
-               S::Both, kExt, "<size>", global_io_size<&io::Options::h5_alignment>,
-               block_size<&BlockDraft::h5_alignment>});
-  t.push_back({DirectiveSpec{"H5ChunkSize", T::Size, "0",
-                             "Interface hdf5: a chunked dataset with chunks of this many bytes "
-                             "(H5Pset_chunk); 0 = contiguous layout"}
-                   .at_least(0),
-               S::Both, kExt, "<size>", global_io_size<&io::Options::h5_chunk_size>,
-               block_size<&BlockDraft::h5_chunk_size>});
-  t.push_back({{"H5CollectiveMetadata", T::Flag, "off",
-                "Interface hdf5: collective metadata reads and writes "
-                "(H5Pset_all_coll_metadata_ops, H5Pset_coll_metadata_write)"},
-               S::Both,
-               kExt,
-               "",
-               global_io_flag<&io::Options::h5_collective_metadata>,
-               block_flag<&BlockDraft::h5_collective_metadata>});
-  t.push_back(
-      {DirectiveSpec{"H5MetaBlockSize", T::Size, "0",
-                     "Interface hdf5: H5Pset_meta_block_size: metadata aggregated in blocks "
-                     "of this size; 0 = HDF5's default"}
-           .at_least(0),
-       S::Both, kExt, "<size>", global_io_size<&io::Options::h5_meta_block_size>,
-       block_size<&BlockDraft::h5_meta_block_size>});
   t.push_back({{"Overwrite", T::Flag, "off",
                 "allow an existing TestFile to be written (it is never deleted) and an existing "
                 "results file to be replaced"},
@@ -415,7 +349,7 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({{"Sweep", T::Texts, "",
                 "run the block once per value (repeatable: every combination); <name> is a "
                 "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-                "StoneWall, Interface, ODirect, an H5 setting, Processes or Hint:<key>; values "
+                "StoneWall, Interface, a backend's option, Processes or Hint:<key>; values "
                 "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
                 "range 4K..16M"},
                S::Block,
@@ -432,15 +366,6 @@ std::vector<HarnessDirective> make_table() {
 }
 
 } // namespace
-
-void overlay_io(const BlockDraft &d, io::Options &o) {
-  o.kind = d.interface.value_or(o.kind);
-  o.o_direct = d.o_direct.value_or(o.o_direct);
-  o.h5_alignment = d.h5_alignment.value_or(o.h5_alignment);
-  o.h5_chunk_size = d.h5_chunk_size.value_or(o.h5_chunk_size);
-  o.h5_collective_metadata = d.h5_collective_metadata.value_or(o.h5_collective_metadata);
-  o.h5_meta_block_size = d.h5_meta_block_size.value_or(o.h5_meta_block_size);
-}
 
 const std::vector<HarnessDirective> &harness_directives() {
   static const std::vector<HarnessDirective> table = make_table();

@@ -27,13 +27,8 @@ struct BlockDraft {
   std::optional<VerifyMode> verify;                               ///< Verify, when written
   std::optional<bool> collective, file_view, sync_writes;         ///< set only when written
   std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
-  std::optional<io::InterfaceKind> interface;                     ///< Interface, when written
-  std::optional<bool> o_direct, h5_collective_metadata;           ///< set only when written
-  std::optional<std::int64_t> h5_alignment, h5_chunk_size, h5_meta_block_size; ///< likewise
+  std::optional<std::string> interface;                           ///< Interface, when written
 };
-
-/// Overlays the interface settings written in draft (Interface, ODirect, H5*) on o.
-void overlay_io(const BlockDraft &draft, io::Options &o);
 
 /// One harness directive: its spec (type, default, help, limits), where it may be written,
 /// where it comes from, and how a checked value is stored.

@@ -64,14 +64,14 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   }
   b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
   const std::string n = lower(d.name);
-  const bool io = n == "interface" || n == "odirect" || n.rfind("h5", 0) == 0;
   if (n == "timingscope" || n == "stonewall" || n == "verify" ||
-      io) { // as the directive stores them
+      n == "interface") { // as the directive stores them
     BlockDraft draft;
     draft.block = std::move(b);
     find_harness_directive(n)->set_block(draft, {value}, d.line->file, d.line->line);
     b = std::move(draft.block);
-    overlay_io(draft, b.io);
+    if (draft.interface)
+      b.interface = *draft.interface;
     if (draft.verify)
       b.verify = *draft.verify;
     return;

@@ -13,8 +13,8 @@ namespace pio::harness {
 
 const char *const kSweepHint =
     "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-    "StoneWall, Interface, ODirect, H5Alignment, H5ChunkSize, H5CollectiveMetadata, "
-    "H5MetaBlockSize, Processes or Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
+    "StoneWall, Interface, a backend's option (pio-harness --list-interfaces), Processes or "
+    "Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
     "Sweep Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Interface mpiio,posix, "
     "Sweep Processes 1 2 4";
 
@@ -43,6 +43,19 @@ std::vector<std::string> size_range(const std::string &word, size_t dots) {
 
 } // namespace
 
+std::string shown_value(const DirectiveSpec &spec, const std::vector<std::string> &words) {
+  std::string out;
+  for (const auto &w : words) {
+    std::string v = w;
+    if (spec.type == DirectiveType::Flag)
+      v = parse_flag(w) ? "on" : "off";
+    else if (spec.type == DirectiveType::Size || spec.type == DirectiveType::Sizes)
+      v = format_size(parse_size(w));
+    out += (out.empty() ? "" : " ") + v;
+  }
+  return out;
+}
+
 /// True for "Hint:<key>" (any case), setting key.
 bool hint_target(const std::string &name, std::string &key) {
   if (lower(name.substr(0, 5)) != "hint:")
@@ -54,8 +67,7 @@ bool hint_target(const std::string &name, std::string &key) {
 /// The harness block flags a Sweep may vary.
 bool sweepable_flag(const std::string &name) {
   for (const char *f :
-       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall", "interface",
-        "odirect", "h5alignment", "h5chunksize", "h5collectivemetadata", "h5metablocksize"})
+       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall", "interface"})
     if (lower(name) == f)
       return true;
   return false;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "pio/directive.hpp"
+
 namespace pio::harness {
 
 /// How to write a Sweep line, for error messages.
@@ -20,11 +22,16 @@ std::string hint_value(const std::string &value);
 /// cb_config_list's). Throws pio::Error on an empty list or a bad range.
 std::vector<std::string> sweep_values(const std::vector<std::string> &words, bool commas = true);
 
+/// A directive's checked words as the results and labels show its value: a flag "on" or "off", a
+/// size as format_size ("1M"), a list's words separated by spaces, anything else as written.
+std::string shown_value(const DirectiveSpec &spec, const std::vector<std::string> &words);
+
 /// True for "Hint:<key>" (any case), setting key.
 bool hint_target(const std::string &name, std::string &key);
 
 /// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
-/// Verify, TimingScope, StoneWall, Interface, ODirect and the H5 settings).
+/// Verify, TimingScope, StoneWall and Interface; a backend's options are swept as module
+/// directives are, and checked by the plan).
 bool sweepable_flag(const std::string &name);
 
 } // namespace pio::harness

@@ -32,6 +32,49 @@ bool manifest_provides(const Manifest &m, const std::string &name) {
   return false;
 }
 
+/// The backend of lib called name (case-insensitive); nullptr if none.
+const io::BackendInfo *backend_in(const LoadedLibrary &lib, const std::string &name) {
+  for (const auto &b : *lib.backends)
+    if (lower(b.name) == lower(name))
+      return &b;
+  return nullptr;
+}
+
+bool manifest_provides_backend(const Manifest &m, const std::string &name) {
+  for (const auto &n : m.backends)
+    if (lower(n) == lower(name))
+      return true;
+  return false;
+}
+
+/// Each name once, in search order: those `of_manifest` gives of the usable manifests, then those
+/// `of_library` gives of the objects opened (without a manifest too).
+template <class OfManifest, class OfLibrary>
+std::vector<std::string> unique_names(const std::vector<ModuleObject> &listed,
+                                      const std::deque<LoadedLibrary> &libraries,
+                                      OfManifest of_manifest, OfLibrary of_library) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string &n) {
+    if (std::find(out.begin(), out.end(), n) == out.end())
+      out.push_back(n);
+  };
+  for (const auto &o : listed)
+    if (o.problem.empty())
+      of_manifest(o.manifest, add);
+  for (const auto &l : libraries)
+    of_library(l, add);
+  return out;
+}
+
+/// Records in `into` that `name` is provided by `first` and by `again` (another build).
+void add_duplicate(std::map<std::string, std::vector<std::string>> &into, const std::string &name,
+                   const std::string &first, const std::string &again) {
+  auto &files = into[name];
+  if (files.empty())
+    files.push_back(first);
+  files.push_back(again);
+}
+
 /// Modification time in nanoseconds; -1 if it cannot be read.
 long long mtime_ns(const std::string &path) {
   struct stat st {};
@@ -103,10 +146,14 @@ void Catalog::open_unlisted(const std::string &wanted) {
         for (const auto &other : libraries)
           if (&other != &lib && module_in(other, m.name) &&
               std::find(unlisted.begin(), unlisted.end(), other.path) != unlisted.end()) {
-            auto &files = duplicates[m.name];
-            if (files.empty())
-              files.push_back(other.path);
-            files.push_back(path);
+            add_duplicate(duplicates, m.name, other.path, path);
+            break;
+          }
+      for (const auto &b : *lib.backends)
+        for (const auto &other : libraries)
+          if (&other != &lib && backend_in(other, b.name) &&
+              std::find(unlisted.begin(), unlisted.end(), other.path) != unlisted.end()) {
+            add_duplicate(backend_duplicates, b.name, other.path, path);
             break;
           }
     } catch (const Error &e) {
@@ -154,33 +201,101 @@ const ModuleInfo *Catalog::find(const std::string &name, const LoadedLibrary **f
 
 std::vector<std::string> Catalog::duplicate_warnings() const {
   std::vector<std::string> out;
-  for (const auto &[name, paths] : duplicates) {
-    std::vector<std::string> unique; // in search order, each once
-    for (const auto &p : paths)
-      if (std::find(unique.begin(), unique.end(), p) == unique.end())
-        unique.push_back(p);
-    std::string list;
-    for (const auto &p : unique)
-      list += (list.empty() ? "" : " and ") + p;
-    out.push_back("module " + name + " is provided by " + list + "; " + paths.front() +
-                  " is used (remove the other, or order the module path)");
+  for (const auto *map : {&duplicates, &backend_duplicates})
+    for (const auto &[name, paths] : *map) {
+      std::vector<std::string> unique; // in search order, each once
+      for (const auto &p : paths)
+        if (std::find(unique.begin(), unique.end(), p) == unique.end())
+          unique.push_back(p);
+      std::string list;
+      for (const auto &p : unique)
+        list += (list.empty() ? "" : " and ") + p;
+      out.push_back(std::string(map == &duplicates ? "module " : "backend ") + name +
+                    " is provided by " + list + "; " + paths.front() +
+                    " is used (remove the other, or order the module path)");
+    }
+  return out;
+}
+
+const io::BackendInfo *Catalog::find_backend(const std::string &name, const LoadedLibrary **from) {
+  for (const auto &o : listed) {
+    if (!manifest_provides_backend(o.manifest, name))
+      continue;
+    if (!o.problem.empty())
+      throw Error(o.problem, o.hint);
+    const LoadedLibrary &lib = open(o.path);
+    const io::BackendInfo *info = backend_in(lib, name);
+    if (!info)
+      throw Error("module manifest " + o.manifest_path + " lists backend " + name + ", but " +
+                      o.path + " does not provide it (the manifest is out of date)",
+                  "rebuild the backend (cmake --build; pio_add_backend rewrites the manifest)");
+    if (from)
+      *from = &lib;
+    return info;
   }
+  open_unlisted(name);
+  for (const auto &path : unlisted)
+    for (const auto &lib : libraries)
+      if (lib.path == path)
+        if (const io::BackendInfo *info = backend_in(lib, name)) {
+          if (from)
+            *from = &lib;
+          return info;
+        }
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::backend_names() const {
+  return unique_names(
+      listed, libraries,
+      [](const Manifest &m, auto add) {
+        for (const auto &b : m.backends)
+          add(b);
+      },
+      [](const LoadedLibrary &l, auto add) {
+        for (const auto &b : *l.backends)
+          add(b.name);
+      });
+}
+
+std::vector<const io::BackendInfo *> Catalog::all_backends() {
+  std::vector<const io::BackendInfo *> out;
+  for (const auto &name : backend_names())
+    try {
+      if (const io::BackendInfo *b = find_backend(name))
+        out.push_back(b);
+    } catch (const Error &e) {
+      const std::string problem = std::string(e.what()) + " (" + e.hint() + ")";
+      if (std::find(problems.begin(), problems.end(), problem) == problems.end())
+        problems.push_back(problem);
+    }
   return out;
 }
 
 std::vector<std::string> Catalog::names() const {
+  return unique_names(
+      listed, libraries,
+      [](const Manifest &m, auto add) {
+        for (const auto &n : m.modules)
+          add(n.first);
+      },
+      [](const LoadedLibrary &l, auto add) {
+        for (const auto &n : *l.modules)
+          add(n.name);
+      });
+}
+
+std::vector<std::string> Catalog::distinct_objects() const {
   std::vector<std::string> out;
-  auto add = [&](const std::string &n) {
-    if (std::find(out.begin(), out.end(), n) == out.end())
-      out.push_back(n);
-  };
-  for (const auto &o : listed)
-    if (o.problem.empty())
-      for (const auto &m : o.manifest.modules)
-        add(m.first);
-  for (const auto &l : libraries)
-    for (const auto &m : *l.modules)
-      add(m.name);
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    bool same_as_earlier = false;
+    for (std::size_t j = 0; j < i; ++j)
+      same_as_earlier = same_as_earlier || (listed[j].problem.empty() &&
+                                            same_build(listed[j].manifest, listed[i].manifest));
+    if (listed[i].problem.empty() && !same_as_earlier)
+      out.push_back(listed[i].path);
+  }
+  out.insert(out.end(), unlisted.begin(), unlisted.end());
   return out;
 }
 
@@ -241,12 +356,17 @@ Catalog scan_modules(const std::vector<std::string> &dirs) {
             if (first.problem.empty() && manifest_provides(first.manifest, name)) {
               if (same_build(first.manifest, o.manifest))
                 same[{fs::path(first.path).parent_path().string(), dir}].insert(o.manifest.object);
-              else {
-                auto &files = cat.duplicates[name];
-                if (files.empty())
-                  files.push_back(first.path);
-                files.push_back(o.path);
-              }
+              else
+                add_duplicate(cat.duplicates, name, first.path, o.path);
+              break;
+            }
+        for (const auto &name : o.manifest.backends)
+          for (const auto &first : cat.listed)
+            if (first.problem.empty() && manifest_provides_backend(first.manifest, name)) {
+              if (same_build(first.manifest, o.manifest))
+                same[{fs::path(first.path).parent_path().string(), dir}].insert(o.manifest.object);
+              else
+                add_duplicate(cat.backend_duplicates, name, first.path, o.path);
               break;
             }
       }

@@ -1,6 +1,7 @@
 #pragma once
-/// The catalog of module objects on the search path: found from their manifests (manifest.hpp),
-/// each opened (library.hpp) only when a module it provides is asked for.
+/// The catalog of module and backend objects on the search path: found from their manifests
+/// (manifest.hpp), each opened (library.hpp) only when a module or backend it provides is asked
+/// for.
 
 #include <deque>
 #include <map>
@@ -15,7 +16,7 @@
 
 namespace pio::harness {
 
-/// One module object (.so) on the search path that has a manifest.
+/// One module or backend object (.so) on the search path that has a manifest.
 struct ModuleObject {
   std::string path;          ///< the .so file
   std::string manifest_path; ///< its manifest file
@@ -35,6 +36,9 @@ struct Catalog {
   /// Module names provided by more than one object (different builds): the files, the one used
   /// first.
   std::map<std::string, std::vector<std::string>> duplicates;
+  /// Backend names (Interface words) provided by more than one object: the files, the one used
+  /// first.
+  std::map<std::string, std::vector<std::string>> backend_duplicates;
   /// "N module object(s) in B are the same builds as in A, which are used (...)": a build tree
   /// and its install hold the same objects, which is not a conflict.
   std::vector<std::string> notes;
@@ -43,7 +47,7 @@ struct Catalog {
   std::vector<std::string> unlisted_warnings;
   bool unlisted_opened = false; ///< the objects without a manifest have been opened
 
-  /// "module NAME is provided by A and B; A is used" for each duplicate.
+  /// "module NAME is provided by A and B; A is used" for each duplicate, then "backend NAME ...".
   std::vector<std::string> duplicate_warnings() const;
   /// Finds a module by name or title (case-insensitive) in the manifests and opens the object
   /// that provides it; if no manifest provides it and open_unlisted, opens the objects without a
@@ -55,8 +59,23 @@ struct Catalog {
   bool listed_provides(const std::string &name) const;
   /// Every module name known (manifests, and objects without one that were opened).
   std::vector<std::string> names() const;
+  /// The usable objects with a manifest, each build once (a build tree's before its install's
+  /// copy), then those without one: what a listing opens (--list-modules, --list-interfaces).
+  std::vector<std::string> distinct_objects() const;
   /// Opens every usable object (for tests and tools; the run opens only what it needs).
   void open_all();
+  /// Finds a backend by its Interface word (case-insensitive) in the manifests and opens the
+  /// object that provides it (then, when no manifest does, the objects without one). nullptr if
+  /// none provides it. Throws pio::Error as find does.
+  const io::BackendInfo *find_backend(const std::string &name,
+                                      const LoadedLibrary **from = nullptr);
+  /// Every backend name the manifests list (and the opened objects without one provide), in
+  /// search order, each once.
+  std::vector<std::string> backend_names() const;
+  /// Opens every usable object that lists a backend and returns each backend, first provider of
+  /// a name only, in search order (the backends' option tables: a block's line naming another
+  /// backend's option, --list-interfaces).
+  std::vector<const io::BackendInfo *> all_backends();
 
 private:
   const LoadedLibrary &open(const std::string &path);

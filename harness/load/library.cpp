@@ -13,6 +13,7 @@
 #include <boost/dll/library_info.hpp>
 
 #include "pio/error.hpp"
+#include "pio/io/backend_export.hpp"
 #include "pio/version.hpp"
 
 namespace pio::harness {
@@ -77,6 +78,8 @@ std::string abi_mismatch(const AbiFingerprint &module, const AbiFingerprint &har
          std::to_string(harness.context_size));
   differ("size of the results", std::to_string(module.results_size),
          std::to_string(harness.results_size));
+  differ("size of the backend description", std::to_string(module.backend_info_size),
+         std::to_string(harness.backend_info_size));
   if (!out.empty() && text(module.mpi, sizeof module.mpi) != text(harness.mpi, sizeof harness.mpi))
     out += " (module built against " + text(module.mpi, sizeof module.mpi) + " " +
            text(module.mpi_version, sizeof module.mpi_version) + ", harness against " +
@@ -118,14 +121,32 @@ LoadedLibrary load_library(const std::string &path) {
   if (!abi.empty())
     throw Error("module file " + path + " was built with another ABI than this pio-harness: " + abi,
                 fix + " with the same compiler and MPI library as pio-harness");
-  if (!lib->has(PIO_MODULES_SYMBOL))
-    throw Error("module file " + path + " has no " PIO_MODULES_SYMBOL " function",
-                "export it with PIO_EXPORT_MODULES");
-  const auto *modules = lib->get<const std::vector<ModuleInfo> *()>(PIO_MODULES_SYMBOL)();
-  if (!modules || modules->empty())
-    throw Error("module file " + path + " provides no modules",
-                "list at least one ModuleInfo in PIO_EXPORT_MODULES");
-  return LoadedLibrary{path, std::move(lib), modules};
+  static const std::vector<ModuleInfo> no_modules;
+  static const std::vector<io::BackendInfo> no_backends;
+  const bool has_modules = lib->has(PIO_MODULES_SYMBOL);
+  const bool has_backends = lib->has(PIO_BACKENDS_SYMBOL);
+  if (!has_modules && !has_backends)
+    throw Error("module file " + path +
+                    " has no " PIO_MODULES_SYMBOL " or " PIO_BACKENDS_SYMBOL " function",
+                "export its modules with PIO_EXPORT_MODULES, or its backends with "
+                "PIO_EXPORT_BACKENDS (docs/writing-a-backend.md)");
+  const std::vector<ModuleInfo> *modules =
+      has_modules ? lib->get<const std::vector<ModuleInfo> *()>(PIO_MODULES_SYMBOL)() : nullptr;
+  const std::vector<io::BackendInfo> *backends =
+      has_backends ? lib->get<const std::vector<io::BackendInfo> *()>(PIO_BACKENDS_SYMBOL)()
+                   : nullptr;
+  if ((!modules || modules->empty()) && (!backends || backends->empty()))
+    throw Error("module file " + path + " provides no modules and no backends",
+                "list at least one ModuleInfo in PIO_EXPORT_MODULES (or one BackendInfo in "
+                "PIO_EXPORT_BACKENDS)");
+  if (backends)
+    for (const auto &b : *backends)
+      if (!b.create || b.name.empty())
+        throw Error("backend file " + path + " lists a backend without a " +
+                        (b.name.empty() ? "name" : "create function (" + b.name + ")"),
+                    "construct its BackendInfo with a name and pio::io::make_backend<YourBackend>");
+  return LoadedLibrary{path, std::move(lib), modules ? modules : &no_modules,
+                       backends ? backends : &no_backends};
 }
 
 Instance instantiate(const LoadedLibrary &lib, const ModuleInfo &info) {

@@ -1,6 +1,6 @@
 #pragma once
-/// Opening one module object with Boost.DLL: the ELF header checked first (a truncated file would
-/// SIGBUS), then the API version and ABI fingerprint, before any module code is called
+/// Opening one module or backend object with Boost.DLL: the ELF header checked first (a truncated
+/// file would SIGBUS), then the API version and ABI fingerprint, before any of its code is called
 /// (docs/writing-a-module.md); and making module instances that never outlive their library.
 
 #include <memory>
@@ -10,16 +10,18 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "pio/abi.hpp"
+#include "pio/io/backend.hpp"
 #include "pio/module.hpp"
 
 namespace pio::harness {
 
-/// A loaded shared object and the modules it provides. Keeps the library loaded while any
-/// Instance made from it lives.
+/// A loaded shared object and the modules or backends it provides. Keeps the library loaded
+/// while any Instance or backend made from it lives.
 struct LoadedLibrary {
-  std::string path;                                 ///< the .so file
-  std::shared_ptr<boost::dll::shared_library> lib;  ///< keeps the code mapped
-  const std::vector<ModuleInfo> *modules = nullptr; ///< owned by the library
+  std::string path;                                ///< the .so file
+  std::shared_ptr<boost::dll::shared_library> lib; ///< keeps the code mapped
+  const std::vector<ModuleInfo> *modules;          ///< owned by the library (empty: none)
+  const std::vector<io::BackendInfo> *backends;    ///< owned by the library (empty: none)
 };
 
 /// A module object together with the library its code lives in; the object is destroyed
@@ -30,9 +32,10 @@ struct Instance {
   const ModuleInfo *info = nullptr;                ///< its description (lives in lib)
 };
 
-/// Loads one module shared object: checks pio_api_version and the ABI fingerprint before calling
-/// anything, then calls pio_modules. Throws pio::Error naming the file and what is wrong
-/// (missing file, not a shared object, missing symbol, API version or ABI mismatch naming both).
+/// Loads one module or backend shared object: checks pio_api_version and the ABI fingerprint
+/// before calling anything, then calls pio_modules and pio_backends (one of them at least).
+/// Throws pio::Error naming the file and what is wrong (missing file, not a shared object,
+/// missing symbol, API version or ABI mismatch naming both, nothing provided).
 LoadedLibrary load_library(const std::string &path);
 
 /// What differs between a module's ABI fingerprint and the harness's ("" if they match).

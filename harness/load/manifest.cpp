@@ -95,6 +95,8 @@ Manifest manifest_of(const LoadedLibrary &lib) {
   m.build_id = elf_build_id(lib.path);
   for (const auto &info : *lib.modules)
     m.modules.emplace_back(info.name, info.title);
+  for (const auto &info : *lib.backends)
+    m.backends.push_back(info.name);
   return m;
 }
 
@@ -113,9 +115,12 @@ std::string manifest_text(const Manifest &m) {
       << "abi.module_info_size " << m.abi.module_info_size << "\n"
       << "abi.test_spec_size " << m.abi.test_spec_size << "\n"
       << "abi.context_size " << m.abi.context_size << "\n"
-      << "abi.results_size " << m.abi.results_size << "\n";
+      << "abi.results_size " << m.abi.results_size << "\n"
+      << "abi.backend_info_size " << m.abi.backend_info_size << "\n";
   for (const auto &[name, title] : m.modules)
     out << "module " << name << (title.empty() ? "" : "\t" + title) << "\n";
+  for (const auto &name : m.backends)
+    out << "backend " << name << "\n";
   return out.str();
 }
 
@@ -181,22 +186,28 @@ Manifest read_manifest(const std::string &path) {
       m.abi.context_size = number_of();
     } else if (key == "abi.results_size") {
       m.abi.results_size = number_of();
+    } else if (key == "abi.backend_info_size") {
+      m.abi.backend_info_size = number_of();
     } else if (key == "module") {
       const auto tab = value.find('\t');
       const std::string name = value.substr(0, tab);
       if (name.empty())
         throw Error(where + ": a module line without a name", kRebuild);
       m.modules.emplace_back(name, tab == std::string::npos ? "" : value.substr(tab + 1));
+    } else if (key == "backend") {
+      if (value.empty())
+        throw Error(where + ": a backend line without a name", kRebuild);
+      m.backends.push_back(value);
     } // other keys: added by a later manifest of the same format; ignored
   }
   if (m.format == 0)
     throw Error("module manifest " + path + " has no format line (it is not a pio-bench manifest)",
                 kRebuild);
-  if (!has_object || !has_api || m.modules.empty())
+  if (!has_object || !has_api || (m.modules.empty() && m.backends.empty()))
     throw Error("module manifest " + path + " lacks " +
                     (!has_object ? "an object line (a file name)"
                      : !has_api  ? "an api_version line"
-                                 : "module lines"),
+                                 : "module or backend lines"),
                 kRebuild);
   return m;
 }

@@ -1,8 +1,9 @@
 #pragma once
-/// Module manifests: a small text file beside each module object, written at build time by
-/// pio_add_module (pio-manifest), saying which modules the object provides, for which API
-/// version and ABI. The harness reads manifests as text to find the object a config needs and
-/// opens only that one (docs/writing-a-module.md, "What pio_add_module produces").
+/// Module manifests: a small text file beside each module or backend object, written at build
+/// time by pio_add_module / pio_add_backend (pio-manifest), saying which modules or backends the
+/// object provides, for which API version and ABI. The harness reads manifests as text to find the
+/// object a config needs and opens only that one (docs/writing-a-module.md, "What pio_add_module
+/// produces").
 
 #include <string>
 #include <utility>
@@ -27,6 +28,7 @@ struct Manifest {
   AbiFingerprint abi{}; ///< the object's ABI fingerprint
   std::string build_id; ///< the object's ELF build id (hex), "none" if it has none
   std::vector<std::pair<std::string, std::string>> modules; ///< name and title of each module
+  std::vector<std::string> backends;                        ///< name of each backend
 };
 
 /// The manifest path for a module object: "dir/x.so" -> "dir/x.pio-manifest".

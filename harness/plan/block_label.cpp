@@ -4,13 +4,15 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/directive_check.hpp"
 #include "config/harness_directives.hpp"
-#include "config/interface_rules.hpp"
 #include "config/text.hpp"
+#include "config/values.hpp"
 
 namespace pio::harness {
 
@@ -21,6 +23,8 @@ struct Item {
   std::string key;   ///< unique among a block's items: directive name, or Hint:<key>
   std::string shown; ///< as the label writes it (a hint without "Hint:")
   std::string value;
+  /// Interface and the backend's options: a derived label shows them away from this default.
+  std::optional<std::string> shown_unless = {};
 };
 
 std::string join(const std::vector<std::string> &words) {
@@ -49,9 +53,17 @@ std::vector<Item> items(const ModulePlan &p) {
   flag("FileView", b.file_view);
   flag("SyncWrites", b.sync_writes);
   out.push_back({"Verify", "Verify", to_string(b.verify)});
-  out.push_back({"Interface", "Interface", io::to_string(b.io.kind)});
-  for (const auto &[name, value] : interface_settings(b.io))
-    out.push_back({name, name, value});
+  // The block's default interface: its module's, else the harness's.
+  const std::string default_interface =
+      !p.info->default_interface.empty() ? lower(p.info->default_interface)
+                                         : find_harness_directive("Interface")->spec.default_value;
+  out.push_back({"Interface", "Interface", p.backend->name, default_interface});
+  for (const auto &o : p.backend->options) {
+    const auto v = p.interface_settings.find(o.spec.name);
+    if (v != p.interface_settings.end())
+      out.push_back({o.spec.name, o.spec.name, v->second,
+                     shown_value(o.spec, check_directive(o.spec, default_words(o.spec)))});
+  }
   out.push_back({"TimingScope", "TimingScope", b.timing_scope});
   std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
   wall << b.stone_wall;
@@ -103,10 +115,8 @@ bool shown_when_derived(const ModuleBlock &b, const Item &it) {
     return it.value != "0";
   if (it.key == "Processes") // written in the block (or swept), not the run's size by default
     return !b.processes_line.name.empty();
-  if (it.key == "Interface" || it.key == "ODirect" || it.key.rfind("H5", 0) == 0) {
-    const HarnessDirective *d = find_harness_directive(it.key); // its default, as the table has it
-    return d && lower(it.value) != lower(d->spec.default_value);
-  }
+  if (it.shown_unless)
+    return lower(it.value) != lower(*it.shown_unless);
   return it.key == "TestFile" || it.key.rfind("Hint:", 0) == 0;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 /// One config block resolved to its module: the plan's unit.
 
+#include <map>
 #include <string>
 
 #include "config/config_model.hpp"
@@ -18,12 +19,19 @@ struct FileChain {
   bool last = true;        ///< no later block of the chain: its files go after this block
 };
 
-/// One block, resolved: which module of which library, with its validated settings.
+/// One block, resolved: which module of which library, with its validated settings, and which
+/// backend with its validated options.
 struct ModulePlan {
   const ModuleBlock *block = nullptr;
   const LoadedLibrary *library = nullptr;
   const ModuleInfo *info = nullptr;
   Settings settings;
+  const LoadedLibrary *backend_library = nullptr; ///< the object providing the block's backend
+  const io::BackendInfo *backend = nullptr;       ///< the block's backend (its Interface)
+  Settings backend_settings; ///< the backend's options for the block, defaults filled in
+  /// Every option of the backend, by name, as the results and labels show it
+  /// (`interface_settings`: {"ODirect": "off"})
+  std::map<std::string, std::string> interface_settings;
   std::string label;        ///< the block's label (block_label.hpp), unique in the run
   double time_budget_s = 0; ///< the block's share of SuiteTime, all repetitions (suite_time.hpp)
   std::string test_file;    ///< the TestFile its tests use: its own, the global one or its chain's

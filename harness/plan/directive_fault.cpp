@@ -21,7 +21,7 @@ ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveErro
   for (const auto &d : block.module_directives)
     if (same_name(d.name, e.directive()))
       in_effect = &d;
-  if (!in_effect) // a harness setting the module cannot take, e.g. Interface (require_mpiio)
+  if (!in_effect) // a harness setting the module cannot take, e.g. Interface (require)
     for (const auto &d : block.harness_lines)
       if (same_name(d.name, e.directive()))
         in_effect = &d;

@@ -11,7 +11,8 @@
 namespace pio::harness {
 
 Settings validate_module_directives(const ModuleBlock &block, const std::string &module_name,
-                                    const std::vector<DirectiveSpec> &accepted) {
+                                    const std::vector<DirectiveSpec> &accepted,
+                                    const std::string &backend_options) {
   std::string accepted_list;
   for (const auto &d : accepted)
     accepted_list += (accepted_list.empty() ? "" : ", ") + d.name;
@@ -26,7 +27,8 @@ Settings validate_module_directives(const ModuleBlock &block, const std::string 
           line.file, line.line,
           "unknown directive '" + line.name + "' for module " + module_name +
               "; it accepts: " + (accepted_list.empty() ? std::string("none") : accepted_list) +
-              " (and the block directives " + harness_directive_names(true) + ")",
+              " (and the block directives " + harness_directive_names(true) +
+              (backend_options.empty() ? "" : ", and the options " + backend_options) + ")",
           "check the spelling; pio-harness --list-modules shows each directive");
     try {
       values[spec->name] = check_directive(*spec, line.args); // a later line wins

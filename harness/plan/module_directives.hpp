@@ -13,7 +13,10 @@ namespace pio::harness {
 /// limits) and fills in defaults. Throws ConfigError naming file:line, the directive, the value
 /// and what is accepted; throws pio::Error when a declared default breaks its own spec (a module
 /// bug).
+/// `backend_options` names the options of the block's backend for the unknown-directive message
+/// ("ODirect (Interface posix)"; "" when it has none).
 Settings validate_module_directives(const ModuleBlock &block, const std::string &module_name,
-                                    const std::vector<DirectiveSpec> &accepted);
+                                    const std::vector<DirectiveSpec> &accepted,
+                                    const std::string &backend_options = {});
 
 } // namespace pio::harness

@@ -1,6 +1,7 @@
 #include "plan/module_plan.hpp"
 
 #include "config/config_error.hpp"
+#include "plan/backend_plan.hpp"
 #include "plan/block_label.hpp"
 #include "plan/module_directives.hpp"
 #include "plan/shared_files.hpp"
@@ -97,7 +98,10 @@ std::vector<std::string> module_warnings(const Catalog &catalog) {
   std::vector<std::string> out;
   for (const auto &w : catalog.duplicate_warnings()) {
     // Only where the user named a directory: the default directories are the harness's own.
-    const auto &paths = catalog.duplicates.at(w.substr(7, w.find(' ', 7) - 7));
+    const bool backend = w.rfind("backend ", 0) == 0;
+    const size_t at = backend ? 8 : 7; // after "module " or "backend "
+    const auto &paths = (backend ? catalog.backend_duplicates : catalog.duplicates)
+                            .at(w.substr(at, w.find(' ', at) - at));
     if (std::any_of(paths.begin(), paths.end(),
                     [](const std::string &f) { return !in_default_dir(f); }))
       out.push_back(w);
@@ -108,6 +112,7 @@ std::vector<std::string> module_warnings(const Catalog &catalog) {
 
 std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
   std::vector<ModulePlan> plans;
+  check_global_backend_lines(config, catalog);
   for (const auto &block : config.modules) {
     ModulePlan p;
     p.block = &block;
@@ -182,7 +187,13 @@ std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
                           "module " + p.info->name + " is provided by both " + files,
                           "remove one of them, or name only one directory with ModulePath / -M");
     }
-    p.settings = validate_module_directives(effective, p.info->name, p.info->directives);
+    effective.module_directives = plan_backend(config, effective.module_directives, catalog, p);
+    std::string options;
+    for (const auto &o : p.backend->options)
+      options += (options.empty() ? "" : ", ") + o.spec.name;
+    if (!options.empty())
+      options += " of Interface " + p.backend->name;
+    p.settings = validate_module_directives(effective, p.info->name, p.info->directives, options);
     plans.push_back(std::move(p));
   }
   label_blocks(plans);

@@ -20,11 +20,12 @@ std::vector<std::string> module_search_path(const std::vector<std::string> &expl
 /// opened without a manifest.
 std::vector<std::string> module_warnings(const Catalog &catalog);
 
-/// Resolves every block (ModuleName by name or title; "Title (mode)" selects Mode), validates
-/// its directives and labels it (label_blocks). Throws ConfigError at the block's file:line if a
-/// module is unknown (listing those available and any library that failed to load), its object
-/// cannot be used (stale manifest, another API version: that leads), a directive is invalid or
-/// two blocks have the same label. Opens only the objects the blocks name (Catalog::find).
+/// Resolves every block (ModuleName by name or title; "Title (mode)" selects Mode) and its
+/// backend (plan_backend), validates its directives and labels it (label_blocks). Throws
+/// ConfigError at the block's file:line if a module is unknown (listing those available and any
+/// library that failed to load), its object cannot be used (stale manifest, another API version:
+/// that leads), a directive is invalid or two blocks have the same label. Opens only the objects
+/// the blocks name (Catalog::find).
 std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog);
 
 } // namespace pio::harness

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
+#include "config/harness_directives.hpp"
 #include "pio/directive.hpp"
-#include "pio/io/options.hpp"
 #include "report/figure_text.hpp"
 #include "report/merit_summary.hpp"
 
@@ -58,8 +58,8 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
     out_ << block.label.substr(base.size());
   else if (block.label != base && block.label != block.module && block.label != block.module_name)
     out_ << "  \"" << block.label << "\"";
-  // The interface, unless MPI-IO (the default) or the label says it already.
-  if (block.interface != io::to_string(io::InterfaceKind::MpiIo) &&
+  // The interface, unless the harness's default or the label says it already.
+  if (block.interface != find_harness_directive("Interface")->spec.default_value &&
       block.label.find("Interface=" + block.interface) == std::string::npos)
     out_ << "  Interface " << block.interface;
   out_ << "  " << block.config_location << "  reps " << block.reps << "\n";

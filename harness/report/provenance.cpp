@@ -11,7 +11,6 @@
 #include <map>
 #include <sstream>
 
-#include "pio/io/open_file.hpp"
 
 extern char **environ;
 
@@ -106,7 +105,17 @@ void fill_environment(RunResult &run, char **env) {
                              text("PBS_QUEUE", "PBS_QUEUE")};
 }
 
-void fill_io_libraries(RunResult &run) { run.io_libraries = io::library_versions(); }
+void fill_io_libraries(RunResult &run,
+                       const std::map<std::string, std::string> &backend_libraries) {
+  run.io_libraries = backend_libraries;
+  char text[MPI_MAX_LIBRARY_VERSION_STRING];
+  int n = 0;
+  if (MPI_Get_library_version(text, &n) == MPI_SUCCESS) {
+    // Its first line ("MPICH Version: 4.0.2"); the whole text is the results' mpi_library.
+    const std::string all(text, static_cast<size_t>(n));
+    run.io_libraries["mpi"] = all.substr(0, all.find('\n'));
+  }
+}
 
 void fill_config_files(const std::vector<ConfigSource> &sources, RunResult &run) {
   run.config_files.clear();

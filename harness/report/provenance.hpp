@@ -2,6 +2,7 @@
 /// Provenance of a run beyond the MPI library and hosts (docs/results.md): timestamps, the
 /// environment that affects MPI-IO, the batch job, and every config file with its ${VAR}s.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ bool affects_mpi_io(const std::string &name);
 /// strings, null-terminated; this process's environment by default).
 void fill_environment(RunResult &run, char **env = nullptr);
 
-/// Fills run.io_libraries: the I/O libraries in use and their versions (io::library_versions).
-void fill_io_libraries(RunResult &run);
+/// Fills run.io_libraries: the I/O libraries in use and their versions: MPI's (the first line of
+/// MPI_Get_library_version, "MPICH Version: 4.0.2") and `backend_libraries`, those of the
+/// backends the run's blocks use (BackendInfo::library_versions: {"hdf5": "1.10.8"}).
+void fill_io_libraries(RunResult &run, const std::map<std::string, std::string> &backend_libraries);
 
 /// Fills run.config_files and run.config_variables from the files the config was read from.
 void fill_config_files(const std::vector<ConfigSource> &sources, RunResult &run);

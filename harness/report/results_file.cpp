@@ -55,7 +55,8 @@ std::string absolute_path(const std::string &path) {
 } // namespace
 
 void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
-                     const std::string &test_file, RunResult &run) {
+                     const std::string &test_file,
+                     const std::map<std::string, std::string> &backend_libraries, RunResult &run) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -91,7 +92,7 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
       !run.hosts.front().file_system.subtype.empty())
     run.file_system = "fuse." + run.hosts.front().file_system.subtype;
   fill_environment(run); // rank 0's: MPI-IO variables, ROMIO_HINTS' file, the batch job
-  fill_io_libraries(run);
+  fill_io_libraries(run, backend_libraries);
 }
 
 namespace {

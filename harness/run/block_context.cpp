@@ -2,13 +2,25 @@
 
 #include <algorithm>
 
+#include "guard/position.hpp"
+
 namespace pio::harness {
 
 int block_processes(const ModuleBlock &block, int run_size) {
   return block.processes > 0 ? std::min(block.processes, run_size) : run_size;
 }
 
-ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services) {
+std::unique_ptr<io::Backend> make_backend(const ModulePlan &plan) {
+  std::unique_ptr<io::Backend> b = plan.backend->create(plan.backend_settings);
+  if (!b)
+    throw Error("backend " + plan.backend->name + " in " + plan.backend_library->path +
+                    " made no object",
+                "its BackendInfo::create must return a new backend");
+  return b;
+}
+
+ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services,
+                            io::Backend *backend) {
   const ModuleBlock &block = *plan.block;
   ModuleContext mctx;
   mctx.comm = comm;
@@ -24,8 +36,11 @@ ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &ser
   mctx.collective = block.collective;
   mctx.use_file_view = block.file_view;
   mctx.hints = block.hints;
-  mctx.io = block.io;
+  mctx.interface = plan.backend->name;
+  mctx.capabilities = plan.backend->capabilities;
+  mctx.backend = backend;
   mctx.services = &services;
+  mctx.progress = module_progress(); // counted by StepTimeout's watchdog
   mctx.time_budget_s = plan.time_budget_s / static_cast<double>(block.reps);
   return mctx;
 }

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "config/config.hpp"
 #include "plan/module_plan.hpp"
 #include "pio/context.hpp"
@@ -13,7 +15,13 @@ namespace pio::harness {
 /// The ranks a block runs on: its Processes, at most run_size (all of the run when not set).
 int block_processes(const ModuleBlock &block, int run_size);
 
-/// The ModuleContext of plan's block on comm (the block's ranks), with the harness's services.
-ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services);
+/// The ModuleContext of plan's block on comm (the block's ranks), with the harness's services
+/// and the block's backend (make_backend).
+ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &services,
+                            io::Backend *backend);
+
+/// The block's backend configured with its options (BackendInfo::create); throws pio::Error when
+/// the backend cannot be made.
+std::unique_ptr<io::Backend> make_backend(const ModulePlan &plan);
 
 } // namespace pio::harness

@@ -46,20 +46,10 @@ int list_modules(const RunOptions &options, std::ostream &out) {
   out << "\n";
   out.flush(); // nothing buffered is copied into a child
 
-  std::vector<std::string> objects;
-  for (std::size_t i = 0; i < cat.listed.size(); ++i) {
-    const auto &o = cat.listed[i];
-    bool same_as_earlier = false;
-    for (std::size_t j = 0; j < i; ++j)
-      same_as_earlier = same_as_earlier || (cat.listed[j].problem.empty() &&
-                                            same_build(cat.listed[j].manifest, o.manifest));
-    if (o.problem.empty() && !same_as_earlier) // a problem is reported below, from the manifest
-      objects.push_back(o.path);
-  }
+  // A manifest's problem is reported below, from the manifest.
+  const std::vector<std::string> objects = cat.distinct_objects();
   std::vector<std::string> problems = cat.problems;
   std::vector<std::string> warnings;
-  for (const auto &path : cat.unlisted)
-    objects.push_back(path);
   int listed = 0;
   for (const auto &path : objects) {
     ProbeResult l = open_in_child(path, describe_library);

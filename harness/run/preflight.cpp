@@ -26,7 +26,9 @@ public:
 std::string check_block(MPI_Comm comm, const ModulePlan &plan, bool every_error,
                         std::vector<TestSpec> &tests) {
   NoFileServices services;
-  ModuleContext mctx = block_context(comm, plan, services);
+  std::unique_ptr<io::Backend> backend; // destroyed after the instance below
+  const std::string made = capture("config", [&] { backend = make_backend(plan); });
+  ModuleContext mctx = block_context(comm, plan, services, backend.get());
   mctx.validate_only = true;
   const ModuleBlock &block = *plan.block;
   heartbeat_context("pre-flight check of module " + plan.info->name + " (" + block.file + ":" +
@@ -34,7 +36,7 @@ std::string check_block(MPI_Comm comm, const ModulePlan &plan, bool every_error,
   heartbeat("init_module");
   Instance inst;
   bool config_error = false;
-  const std::string err = capture("config", [&] {
+  const std::string err = !made.empty() ? made : capture("config", [&] {
     inst = instantiate(*plan.library, *plan.info);
     init_with_located_errors(block, &config_error, [&] { tests = inst.module->init_module(mctx); });
   });

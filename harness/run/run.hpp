@@ -58,4 +58,8 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm = MPI_COMM_WORLD);
 /// Prints every module found in the search path, its tests' directives and help (--list-modules).
 int list_modules(const RunOptions &options, std::ostream &out);
 
+/// Prints every I/O backend found in the search path, its capabilities and options
+/// (--list-interfaces). Returns 1 when none is found.
+int list_interfaces(const RunOptions &options, std::ostream &out);
+
 } // namespace pio::harness

@@ -71,6 +71,7 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
       inputs.catalog.unlisted = p.catalog.unlisted;
       inputs.catalog.problems = p.catalog.problems;
       inputs.catalog.duplicates = p.catalog.duplicates;
+      inputs.catalog.backend_duplicates = p.catalog.backend_duplicates;
       inputs.catalog.notes = p.catalog.notes;
     }
   }
@@ -88,7 +89,10 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
     return f;
   {
     err = capture("config", [&] {
-      p.staged.stage(run.comm, p.config, p.catalog); // collective: every rank is here
+      if (options.check_only) // no I/O: the directory is checked, nothing is copied
+        StagedModules::check(run.comm, p.config);
+      else
+        p.staged.stage(run.comm, p.config, p.catalog); // collective: every rank is here
       p.plans = plan_modules(p.config, p.catalog);
       if (p.config.modules.empty())
         throw Error(p.config.path + " has no <ap_module> block",
@@ -194,7 +198,8 @@ std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
   std::string err;
   if (rs.run.rank == 0) {
     err = capture("config", [&] {
-      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale);
+      // --check does no I/O: a leftover of a dead run is named, never removed.
+      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale, rs.options->check_only);
       check_test_files(rs, p, probe);
       if (rs.options->default_reporters) {
         DefaultReporters d = make_reporters(*rs.options, p.config, p.results_path, p.overwrite);
@@ -260,7 +265,13 @@ RunOutcome report_valid(const RunOptions &options, const BlockRanks &run, const 
 /// The run's record (provenance, config, start-up time since `since`) and the reporters'
 /// run_started.
 void start_run(RunState &rs, const Prepared &p, double since) {
-  fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file, rs.result);
+  std::map<std::string, std::string> backend_libraries; // of the backends the blocks use
+  for (const ModulePlan &plan : p.plans)
+    if (plan.backend->library_versions)
+      for (const auto &[name, version] : plan.backend->library_versions())
+        backend_libraries[name] = version;
+  fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file,
+                  backend_libraries, rs.result);
   const double mine = MPI_Wtime() - since;
   MPI_Reduce(&mine, &rs.result.startup_s, 1, MPI_DOUBLE, MPI_MAX, 0, rs.run.comm);
   if (rs.run.rank != 0)

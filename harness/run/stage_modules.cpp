@@ -25,10 +25,16 @@ namespace pio::harness {
 namespace {
 using nlohmann::json;
 
-/// The listed objects (index into catalog.listed) that provide the config's blocks' modules, each
-/// once, in catalog order; an unusable one is left out (the plan reports its problem).
+/// The listed objects (index into catalog.listed) that provide the config's blocks' modules, and
+/// every backend object (a block's backend may be its module's default), each once, in catalog
+/// order; an unusable one is left out (the plan reports its problem).
 std::vector<size_t> needed_objects(const Config &config, const Catalog &catalog) {
   std::set<size_t> out;
+  std::set<std::string> backends; // each backend's first provider only (Catalog::find_backend)
+  for (size_t i = 0; i < catalog.listed.size(); ++i)
+    for (const auto &b : catalog.listed[i].manifest.backends)
+      if (backends.insert(lower(b)).second && catalog.listed[i].problem.empty())
+        out.insert(i);
   for (const auto &b : config.modules)
     for (size_t i = 0; i < catalog.listed.size(); ++i) {
       const ModuleObject &o = catalog.listed[i];
@@ -147,6 +153,23 @@ void StagedModules::stage(MPI_Comm comm, const Config &config, Catalog &catalog)
                       "node, or remove StageModules");
   for (size_t i : needed)
     catalog.listed[i].path = dir_ + "/" + base_name(catalog.listed[i].path);
+}
+
+void StagedModules::check(MPI_Comm comm, const Config &config) {
+  const std::string &parent = config.global.stage_modules;
+  if (parent.empty())
+    return;
+  struct stat st;
+  int bad = ::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            ::access(parent.c_str(), W_OK | X_OK) != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
+  if (!bad)
+    return;
+  const DirectiveLine &line = config.global.written.find("StageModules")->second.back();
+  throw ConfigError(line.file, line.line,
+                    "StageModules " + parent + ": not a writable directory on every rank",
+                    "name an existing, writable node-local directory (e.g. /tmp) on every "
+                    "node, or remove StageModules");
 }
 
 StagedModules::~StagedModules() {

@@ -24,10 +24,17 @@ public:
   ~StagedModules();
 
   /// Collective over comm, when config names StageModules (else nothing): copies the listed
-  /// objects that provide the config's blocks' modules and points catalog at the copies. Throws
+  /// objects that provide the config's blocks' modules, and every backend's object (a block's
+  /// backend may be its module's default; the plan may look up another backend's option), and
+  /// points catalog at the copies. Throws
   /// ConfigError at the StageModules line if the directory cannot be made or written; every rank
   /// takes part in every collective first, so an error on one node never leaves another waiting.
   void stage(MPI_Comm comm, const Config &config, Catalog &catalog);
+
+  /// --check, which does no I/O: checks, without writing anything, that the StageModules
+  /// directory is one every rank could stage into (an existing, writable directory); throws
+  /// ConfigError at its line as stage() would. Collective over comm.
+  static void check(MPI_Comm comm, const Config &config);
 
   /// The directory of this node's copies ("" when nothing was staged).
   const std::string &dir() const { return dir_; }

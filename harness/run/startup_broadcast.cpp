@@ -67,6 +67,7 @@ json to_json(const ModuleObject &o) {
           {"abi", to_json(o.manifest.abi)},
           {"build_id", o.manifest.build_id},
           {"modules", modules},
+          {"backends", o.manifest.backends},
           {"problem", o.problem},
           {"hint", o.hint}};
 }
@@ -82,6 +83,7 @@ ModuleObject object_from(const json &j) {
   o.manifest.build_id = j.at("build_id").get<std::string>();
   for (const auto &m : j.at("modules"))
     o.manifest.modules.emplace_back(m.at(0).get<std::string>(), m.at(1).get<std::string>());
+  o.manifest.backends = j.at("backends").get<std::vector<std::string>>();
   o.problem = j.at("problem").get<std::string>();
   o.hint = j.at("hint").get<std::string>();
   return o;
@@ -101,6 +103,7 @@ std::string startup_to_bytes(const StartupInputs &in) {
     j["unlisted"] = in.catalog.unlisted;
     j["problems"] = in.catalog.problems;
     j["duplicates"] = in.catalog.duplicates;
+    j["backend_duplicates"] = in.catalog.backend_duplicates;
     j["notes"] = in.catalog.notes;
   }
   const std::vector<std::uint8_t> bytes = json::to_msgpack(j);
@@ -122,6 +125,8 @@ StartupInputs startup_from_bytes(const std::string &bytes) {
     in.catalog.problems = j.at("problems").get<std::vector<std::string>>();
     in.catalog.duplicates =
         j.at("duplicates").get<std::map<std::string, std::vector<std::string>>>();
+    in.catalog.backend_duplicates =
+        j.at("backend_duplicates").get<std::map<std::string, std::vector<std::string>>>();
     in.catalog.notes = j.at("notes").get<std::vector<std::string>>();
   } catch (const json::exception &e) {
     throw Error(std::string("broadcast start-up: rank 0's inputs cannot be read: ") + e.what(),

@@ -1,7 +1,7 @@
 #pragma once
-/// The ABI fingerprint every module exports and the loader checks before calling anything: a
-/// module built with another C++ ABI or against another MPI library (Open MPI into an MPICH
-/// harness) is refused with both fingerprints named, instead of crashing.
+/// The ABI fingerprint every module and backend object exports and the loader checks before
+/// calling anything: an object built with another C++ ABI or against another MPI library (Open MPI
+/// into an MPICH harness) is refused with both fingerprints named, instead of crashing.
 
 #include <mpi.h>
 
@@ -17,6 +17,7 @@ struct AbiFingerprint {
   int test_spec_size;   ///< sizeof(pio::TestSpec)
   int context_size;     ///< sizeof(pio::ModuleContext) + sizeof(pio::TestContext)
   int results_size;     ///< sizeof(pio::ModuleResult) + sizeof(pio::Figure)
+  int backend_info_size; ///< sizeof(pio::io::BackendInfo) + sizeof(pio::io::BackendOption)
 };
 
 } // namespace pio
@@ -46,11 +47,10 @@ struct AbiFingerprint {
 
 /// The fingerprint of the code being compiled (an aggregate initializer for AbiFingerprint).
 #define PIO_ABI_FINGERPRINT_INIT                                                                   \
-  {PIO_ABI_COMPILER,                                                                               \
-   PIO_ABI_MPI,                                                                                    \
-   PIO_ABI_MPI_VERSION,                                                                            \
-   static_cast<int>(sizeof(MPI_Comm)),                                                             \
-   static_cast<int>(sizeof(pio::ModuleInfo)),                                                      \
-   static_cast<int>(sizeof(pio::TestSpec)),                                                        \
-   static_cast<int>(sizeof(pio::ModuleContext) + sizeof(pio::TestContext)),                        \
-   static_cast<int>(sizeof(pio::ModuleResult) + sizeof(pio::Figure))}
+  {                                                                                                \
+    PIO_ABI_COMPILER, PIO_ABI_MPI, PIO_ABI_MPI_VERSION, static_cast<int>(sizeof(MPI_Comm)),        \
+        static_cast<int>(sizeof(pio::ModuleInfo)), static_cast<int>(sizeof(pio::TestSpec)),        \
+        static_cast<int>(sizeof(pio::ModuleContext) + sizeof(pio::TestContext)),                   \
+        static_cast<int>(sizeof(pio::ModuleResult) + sizeof(pio::Figure)),                         \
+        static_cast<int>(sizeof(pio::io::BackendInfo) + sizeof(pio::io::BackendOption))            \
+  }

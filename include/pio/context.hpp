@@ -5,14 +5,16 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
+#include "pio/io/backend.hpp"
 #include "pio/io/interface.hpp"
-#include "pio/io/options.hpp"
 #include "pio/spec.hpp"
 #include "pio/tree_rule.hpp"
 #include "pio/verify_mode.hpp"
@@ -27,11 +29,13 @@ public:
   /// shared-pointer probe): throws Error if it exists and was not created by this run (unless
   /// Overwrite is on). The harness deletes what it claimed and created after cleanup_module.
   virtual void claim_file(const std::string &path) = 0;
-  /// Claims a directory this rank is about to create and fill with trees of items (the
-  /// metadata module's test directory), with the rules of what the run may make in it: the
-  /// harness keeps the rule in the directory's owner record, so that after a crash a later run
-  /// removes exactly those entries (and nothing, if the directory holds one the rule does not
-  /// allow). Throws Error as claim_file does, or if the rule's names are not plain names.
+  /// Claims a directory the block's rank 0 is about to create and every rank to fill with trees
+  /// of items (the metadata module's test directory), with the rules of what the run may make in
+  /// it: the harness keeps the rule in the directory's owner record, so that after a crash or an
+  /// interruption the rank's guardian or a later run removes exactly those entries (and nothing,
+  /// if the directory holds one the rule does not allow). Rank 0 claims first; throws Error as
+  /// claim_file does, or if the rule's names are not plain names. The other ranks call it after
+  /// rank 0's claim succeeded: it notes that they fill the directory (their messages name it).
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
@@ -66,7 +70,13 @@ struct ModuleContext {
   bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
   bool collective = false;        ///< Collective on: use collective MPI-IO calls
   bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
-  io::Options io;                 ///< Interface and its settings: how the test files are opened
+  /// Interface: the block's I/O backend's word ("mpiio", "posix", "hdf5", a site's own).
+  std::string interface;
+  io::Capabilities capabilities; ///< what the block's backend can do
+  /// The block's backend, configured with its options: it opens the test files for the harness
+  /// and any file the module opens itself, and makes the namespace calls (Capability::Metadata).
+  /// Never null in a run.
+  io::Backend *backend = nullptr;
   std::map<std::string, std::string> hints; ///< Hint lines of the block (applied by the harness)
   Services *services = nullptr;             ///< the harness's services (never null in a run)
   SharedFiles shared; ///< FilesFrom: files an earlier block made, or a later block uses
@@ -80,6 +90,18 @@ struct ModuleContext {
   /// Compute the tests as in a run, but skip what creates files or takes time (probes,
   /// calibrations, large buffers).
   bool validate_only = false;
+  /// Progress inside one long step (a work unit, describe_test or cleanup_module that works
+  /// through a million items): the harness's StepTimeout watchdog counts it as the rank's
+  /// heartbeat, so a healthy step longer than StepTimeout is not taken for a hang. Count with
+  /// beat(); null outside the harness.
+  std::atomic<std::uint64_t> *progress = nullptr;
+
+  /// One step of progress (see progress): a relaxed increment of a counter only this thread
+  /// writes, nothing in the timed path.
+  void beat() const noexcept {
+    if (progress)
+      progress->store(progress->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
   /// Claims a file this rank creates itself (see Services::claim_file).
   void claim_file(const std::string &path) const {
@@ -92,6 +114,25 @@ struct ModuleContext {
     if (!services)
       throw Error("claim_tree(" + path + "): no harness services", "run the module in pio-harness");
     services->claim_tree(path, rules);
+  }
+  /// For what the module is about to make (e.g. "beff_io pattern type 1 (shared)"): throws a
+  /// DirectiveError on Interface (init_module: the run stops before any I/O at the Interface
+  /// line) unless the block's backend has every capability listed, naming those it lacks.
+  void require(const std::string &what, const std::vector<io::Capability> &needs) const {
+    std::string words, names;
+    for (io::Capability c : needs)
+      if (!capabilities.has(c)) {
+        words += (words.empty() ? "" : ", ") + std::string(io::to_string(c));
+        names += (names.empty() ? "" : " and ") + std::string(io::describe(c));
+      }
+    if (words.empty())
+      return;
+    throw DirectiveError("Interface",
+                         what + " needs " + names + " (capability " + words +
+                             "), which Interface " + interface + " does not offer",
+                         "choose an Interface with " + words +
+                             " for this block (pio-harness --list-interfaces shows each "
+                             "interface's capabilities), or leave out what needs it");
   }
 };
 
@@ -116,10 +157,8 @@ public:
   int size = 1;   ///< size of comm
   int group = 0;  ///< this rank's group (0 .. groups-1)
   int groups = 1; ///< groups running the test at once
-  /// The open file under MPI-IO (MPI_FILE_NULL for FileUse::None, another interface, cleanup_test).
-  MPI_File file = MPI_FILE_NULL;
-  /// The open file's I/O interface, every data transfer goes through it (null for FileUse::None
-  /// and in cleanup_test).
+  /// The open file's I/O interface: every transfer, view, seek and flush on it goes through it
+  /// (null for FileUse::None and in cleanup_test).
   io::Interface *io = nullptr;
   std::string file_path; ///< path of this rank's file (per-process files differ by rank)
 

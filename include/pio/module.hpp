@@ -70,6 +70,9 @@ struct ModuleInfo {
   /// "" for a module that runs for what its work costs. A block of such a module that does not
   /// write the directive takes a share of the run's SuiteTime (ModuleContext::time_budget_s).
   std::string time_directive;
+  /// The Interface (backend) of this module's blocks that no Interface line reaches; "" = the
+  /// harness's default. metadata's is posix, mdtest's default API.
+  std::string default_interface;
 };
 
 } // namespace pio

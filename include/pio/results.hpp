@@ -176,8 +176,9 @@ struct ModuleResult {
   bool collective = false, file_view = true, sync_writes = false;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed
   std::string files_from; ///< FilesFrom: the label of the block whose files it used ("" none)
-  std::string interface = "mpiio"; ///< Interface: the I/O interface of the block's files
-  /// The settings of that interface by directive name (posix: ODirect; hdf5: H5*; mpiio: none).
+  std::string interface = "mpiio"; ///< Interface: the backend of the block's files and calls
+  /// Every option of that backend by directive name, as shown (posix: ODirect; hdf5: H5*; mpiio:
+  /// none), from the backend's own option table.
   std::map<std::string, std::string> interface_settings;
   int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
   /// The block's share of the run's SuiteTime, all repetitions (0: none; ModuleContext's is

@@ -17,11 +17,19 @@ namespace pio {
 /// Version 7: Verify has three values (ModuleContext::verify and ModuleResult::verify are a
 /// VerifyMode, pio/verify_mode.hpp: off, on, timed). Version 8: ModuleContext::shared (FilesFrom:
 /// files an earlier block made or a later block uses). Version 9: TestSpec::chain_cap and
-/// Interface::size (a FilesFrom reader bounded by the file as found).
-inline constexpr int kApiVersion = 9;
+/// Interface::size (a FilesFrom reader bounded by the file as found). Version 10: backends are
+/// plugins (pio/io/backend.hpp): ModuleContext::interface, capabilities and backend replace
+/// ModuleContext::io; TestContext::file is gone (views, seeks and set_info are Interface
+/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size;
+/// ModuleContext::progress and beat() (progress inside a long step, for StepTimeout), and
+/// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
+inline constexpr int kApiVersion = 10;
 
-/// Version of the pio-bench tool, recorded in every results document.
-inline constexpr const char *kToolVersion = "0.4.0";
+/// Version of the pio-bench tool, recorded in every results document. Its minor number is the
+/// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
+/// find_package(pio-bench 0.<API>) asks for (docs/writing-a-module.md, "Versions and the module
+/// API"); the top CMakeLists.txt reads the project's version from here.
+inline constexpr const char *kToolVersion = "0.10.0";
 
 /// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
 /// off, on or timed (was a boolean).

@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "pio/io/mpiio.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 
 namespace pio::beff_io {
@@ -24,35 +23,39 @@ std::int64_t unit_bytes(const Placement &at, const Pattern &p) {
   return p.fill ? at.segment - at.segment_used : p.L;
 }
 
-void set_byte_view(MPI_File file) {
-  mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
-            "MPI_File_set_view");
+std::vector<io::Capability> access_needs(const TypeAccess &access) {
+  std::vector<io::Capability> needs;
+  needs.push_back(access.call == Call::Ordered ? io::Capability::SharedPointers
+                                               : io::Capability::IndividualPointers);
+  if (access.call != Call::Independent) // write_all / write_ordered
+    needs.push_back(io::Capability::Collective);
+  if (access.strided_view)
+    needs.push_back(io::Capability::FileViews);
+  return needs;
 }
 
-void start_pattern(MPI_File file, const TypeAccess &access, const Placement &at, const Pattern &p,
-                   Datatype &filetype) {
+void set_byte_view(io::Interface &io) { io.set_view(0, MPI_BYTE, MPI_BYTE); }
+
+void start_pattern(io::Interface &io, const TypeAccess &access, const Placement &at,
+                   const Pattern &p, Datatype &filetype) {
   if (access.strided_view) {
     // Strided view: l bytes at rank*l in every tile of size*l bytes (§5.1, Fig. 1).
     filetype = patterns::strided_vector(1, p.l, p.l, p.l * at.size);
-    mpi_check(MPI_File_set_view(file, at.base + at.rank * p.l, MPI_BYTE, filetype.get(), "native",
-                                MPI_INFO_NULL),
-              "MPI_File_set_view");
+    io.set_view(at.base + at.rank * p.l, MPI_BYTE, filetype.get());
   }
-  rewind_pattern(file, access, at, p);
+  rewind_pattern(io, access, at, p);
 }
 
-void rewind_pattern(MPI_File file, const TypeAccess &access, const Placement &at,
+void rewind_pattern(io::Interface &io, const TypeAccess &access, const Placement &at,
                     const Pattern &p) {
   if (access.call == Call::Ordered)
-    mpi_check(MPI_File_seek_shared(file, at.base, MPI_SEEK_SET), "MPI_File_seek_shared");
+    io.seek_shared(at.base);
   else if (access.strided_view) // offset 0 of the pattern's strided view is its start
-    mpi_check(MPI_File_seek(file, 0, MPI_SEEK_SET), "MPI_File_seek");
+    io.seek(0);
   else if (at.type == 2)
-    mpi_check(MPI_File_seek(file, at.base, MPI_SEEK_SET), "MPI_File_seek");
+    io.seek(at.base);
   else
-    mpi_check(MPI_File_seek(file, at.rank * at.segment + (p.fill ? at.segment_used : at.base),
-                            MPI_SEEK_SET),
-              "MPI_File_seek");
+    io.seek(at.rank * at.segment + (p.fill ? at.segment_used : at.base));
 }
 
 io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std::int64_t bytes) {
@@ -73,8 +76,9 @@ void transfer(io::Interface &io, const io::Transfer &t, int number) {
   const std::int64_t got = io.start(t);
   if (t.direction == io::Direction::Write || got == t.count)
     return;
-  throw Error(std::string(io::MpiIo::call_name(t)) + " read " + std::to_string(got) + " of " +
-                  std::to_string(t.count) + " bytes (pattern " + std::to_string(number) + ")",
+  throw Error(std::string("a read on the ") + io::to_string(t.positioning) + " moved " +
+                  std::to_string(got) + " of " + std::to_string(t.count) + " bytes (pattern " +
+                  std::to_string(number) + ")",
               "the file is shorter than the initial write left it; is another program "
               "using it?");
 }

@@ -1,7 +1,7 @@
 #pragma once
 /// How each b_eff_io pattern type places and moves its bytes (b_eff_io paper §5.1, Table 2,
-/// Fig. 1): the per-type access table, the file offsets of every piece (MPI-free), the MPI-IO
-/// calls that position, and the transfer each unit hands to the I/O seam.
+/// Fig. 1): the per-type access table and what it needs of the backend, the file offsets of every
+/// piece (MPI-free), the seam's calls that position, and the transfer each unit hands to it.
 
 #include <mpi.h>
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "beff_math.hpp"
+#include "pio/io/capability.hpp"
 #include "pio/io/interface.hpp"
 #include "pio/mpi_handles.hpp"
 #include "pio/spec.hpp"
@@ -86,14 +87,19 @@ void for_each_piece(const Placement &at, const Pattern &p, std::int64_t u, Fn fn
   }
 }
 
-/// Sets the plain byte view (type 1 with shared pointers; it also resets the shared pointer).
-void set_byte_view(MPI_File file);
+/// What a type's access needs of the backend (the capabilities of its table row): its file
+/// pointer (individual, or shared for Call::Ordered), collective calls, its strided view.
+std::vector<io::Capability> access_needs(const TypeAccess &access);
+/// Sets the plain byte view (type 1 with shared pointers on a backend with file views; it also
+/// resets the shared pointer).
+void set_byte_view(io::Interface &io);
 /// Sets up pattern p: its strided view if the type uses one (kept in `filetype`), then
 /// rewind_pattern.
-void start_pattern(MPI_File file, const TypeAccess &access, const Placement &at, const Pattern &p,
-                   Datatype &filetype);
+void start_pattern(io::Interface &io, const TypeAccess &access, const Placement &at,
+                   const Pattern &p, Datatype &filetype);
 /// Positions the file pointer at the start of pattern p for this rank.
-void rewind_pattern(MPI_File file, const TypeAccess &access, const Placement &at, const Pattern &p);
+void rewind_pattern(io::Interface &io, const TypeAccess &access, const Placement &at,
+                    const Pattern &p);
 /// The transfer of one unit: `bytes` of buf written or read with the type's positioning and
 /// coordination (blocking, MPI_BYTE; reads count what they got). Built untimed.
 io::Transfer unit_transfer(const TypeAccess &access, bool write, void *buf, std::int64_t bytes);

@@ -17,7 +17,6 @@
 #include "environment.hpp"
 #include "figure.hpp"
 #include "hints.hpp"
-#include "pio/io/mpiio.hpp"
 #include "pio/pio.hpp"
 #include "plan.hpp"
 #include "schedule.hpp"
@@ -58,6 +57,7 @@ private:
   void end_write_loop(size_t phase);
   void verify_unit(const PhaseDesc &d, std::int64_t unit);
   void one_unit_per_loop(TestContext &test);
+  void require_capabilities(const ModuleContext &ctx, const PlanInput &in) const;
   const Pattern &pattern(const PhaseDesc &d) const { return cur_->patterns[d.pattern]; }
   /// The unit of the initial write that unit u of a rewrite or read repeats (they cycle
   /// through what the write wrote when their scheduled time outlasts it).
@@ -81,7 +81,6 @@ private:
   const TestPlan *cur_ = nullptr;
   TypeFile *file_state_ = nullptr;
   TestContext *test_ = nullptr;
-  std::unique_ptr<io::Interface> io_; ///< the I/O seam over the test's file
   TypeAccess access_;
   Placement at_;
   std::vector<std::int64_t> done_;  ///< per phase: calls run so far
@@ -90,7 +89,6 @@ private:
 };
 
 std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
-  io::require_mpiio(ctx.io, ctx.module_name); // its access methods are MPI-IO's own calls
   const Settings &s = ctx.settings;
   PlanInput in;
   in.processes = ctx.size;
@@ -131,6 +129,7 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
   in.max_file_size = env.max_file_size;
   in.positioning = env.positioning;
   shared_pointers_ = env.shared_pointers;
+  require_capabilities(ctx, in);
 
   plan_ = make_plan(in);
   facts_.scheduled_time_s = in.scheduled_time;
@@ -152,6 +151,35 @@ std::vector<TestSpec> BeffIo::init_module(const ModuleContext &ctx) {
     specs.push_back(t.spec);
   }
   return specs;
+}
+
+void BeffIo::require_capabilities(const ModuleContext &ctx, const PlanInput &in) const {
+  // Before any I/O: every selected pattern type's access (§5.1, Table 2) on the block's backend.
+  for (int type : in.types) {
+    const TypeAccess access = type_access(type, shared_pointers_);
+    const std::string what = "beff_io pattern type " + std::to_string(type);
+    if (type == 1 && !ctx.capabilities.has(io::Capability::SharedPointers)) {
+      // Type 1 falls back to the strided view without shared pointers: say both.
+      std::string lacks;
+      for (io::Capability c : access_needs(access))
+        if (!ctx.capabilities.has(c))
+          lacks += (lacks.empty() ? "" : ", ") + std::string(io::to_string(c));
+      if (!lacks.empty())
+        throw DirectiveError("Interface",
+                             what +
+                                 " (shared) needs shared file pointers (capability "
+                                 "shared_pointers), which Interface " +
+                                 ctx.interface +
+                                 " does not offer, or in their place (its "
+                                 "fallback) " +
+                                 lacks + ", which it lacks too",
+                             "choose an Interface with shared_pointers for this block (pio-harness "
+                             "--list-interfaces), or leave type 1 out (PatternTypes 2 3)");
+    }
+    ctx.require(what, access_needs(access));
+  }
+  if (!in.type_hints.empty() || !in.chunk_hints.empty())
+    ctx.require("beff_io's TypeHints and ChunkHints (MPI_File_set_info)", {io::Capability::Hints});
 }
 
 void BeffIo::check_free_space(TestContext &test) const {
@@ -255,7 +283,6 @@ void BeffIo::describe_test(TestContext &test) {
   cur_ = &plan_.tests.at(static_cast<size_t>(test.test_index));
   file_state_ = &files_[{cur_->procs, cur_->type}];
   test_ = &test;
-  io_ = std::make_unique<io::MpiIo>(test.file);
   if (test.rank == 0)
     schedule_.start(cur_->procs, MPI_Wtime());
   done_.assign(cur_->phases.size(), 0);
@@ -278,8 +305,8 @@ void BeffIo::describe_test(TestContext &test) {
   // allocating and filling it for each of the 15 tests of a partition would eat into T.
   if (buffer_.size() < static_cast<size_t>(largest))
     buffer_.assign(static_cast<size_t>(largest), verify_ ? 0 : 0x5A);
-  if (access_.call == Call::Ordered)
-    set_byte_view(test.file);
+  if (access_.call == Call::Ordered && test.module->capabilities.has(io::Capability::FileViews))
+    set_byte_view(*test.io);
 }
 
 void BeffIo::start_loop(size_t k) {
@@ -297,11 +324,9 @@ void BeffIo::start_loop(size_t k) {
   at_.base =
       pattern_base(cur_->type, test_->size, cur_->patterns, file_state_->write_units, d.pattern);
   auto hints = cur_->chunk_hints.find(pattern(d).chunk);
-  if (hints != cur_->chunk_hints.end()) {
-    Info info(hints->second);
-    mpi_check(MPI_File_set_info(test_->file, info.get()), "MPI_File_set_info");
-  }
-  start_pattern(test_->file, access_, at_, pattern(d), filetype_);
+  if (hints != cur_->chunk_hints.end())
+    test_->io->set_info(hints->second);
+  start_pattern(*test_->io, access_, at_, pattern(d), filetype_);
 }
 
 void BeffIo::stamp_unit(const PhaseDesc &d, std::int64_t unit) {
@@ -324,7 +349,7 @@ void BeffIo::before_work_unit(UnitContext &unit) {
   if (unit.unit == 0)
     start_loop(static_cast<size_t>(unit.phase));
   else if (slot(d, unit.unit) == 0)
-    rewind_pattern(test_->file, access_, at_, pattern(d)); // a rewrite or read starts over
+    rewind_pattern(*test_->io, access_, at_, pattern(d)); // a rewrite or read starts over
   if (verify_)
     stamp_unit(d, unit.unit);
 }
@@ -332,8 +357,8 @@ void BeffIo::before_work_unit(UnitContext &unit) {
 std::int64_t BeffIo::work_unit(UnitContext &unit) {
   const PhaseDesc &d = cur_->phases[static_cast<size_t>(unit.phase)];
   if (d.sync) {
-    // §5.1: the write loop of each pattern ends with MPI_File_sync.
-    mpi_check(MPI_File_sync(test_->file), "MPI_File_sync");
+    // §5.1: the write loop of each pattern ends with MPI_File_sync (the backend's flush).
+    test_->io->sync();
     return 0;
   }
   const std::int64_t bytes = unit_bytes(at_, pattern(d));
@@ -341,7 +366,7 @@ std::int64_t BeffIo::work_unit(UnitContext &unit) {
   const io::Transfer t =
       unit_transfer(access_, cur_->method != Method::Read, buffer_.data(), bytes);
   for (std::int64_t c = 0; c < calls; ++c)
-    transfer(*io_, t, pattern(d).number);
+    transfer(*test_->io, t, pattern(d).number);
   return bytes * calls;
 }
 
@@ -395,7 +420,6 @@ void BeffIo::after_work_unit(UnitContext &unit) {
 
 void BeffIo::cleanup_test(TestContext &test) {
   filetype_.reset();
-  io_.reset();
   if (cur_ && test.rank == 0 && schedule_.started(cur_->procs))
     facts_.wall_time_s[cur_->procs] = schedule_.elapsed(cur_->procs, MPI_Wtime());
 }

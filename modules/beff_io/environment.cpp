@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "pio/io/mpiio.hpp"
+#include "pio/io/backend.hpp"
 #include "pio/mpi_handles.hpp"
 #include "plan.hpp"
 
@@ -80,6 +80,18 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   env.positioning = mode == "off"
                         ? "individual file pointers (fallback forced by SharedPointers off)"
                         : "shared file pointers (MPI_File_write_ordered / read_ordered)";
+  if (!ctx.capabilities.has(io::Capability::SharedPointers)) {
+    if (mode == "on" && type1)
+      throw DirectiveError("SharedPointers",
+                           "SharedPointers on, but Interface " + ctx.interface +
+                               " has no shared file pointers (capability shared_pointers)",
+                           "write SharedPointers auto (type 1 then uses its fallback) or choose "
+                           "an Interface with shared_pointers");
+    env.shared_pointers = false;
+    env.positioning = "individual file pointers (fallback: Interface " + ctx.interface +
+                      " has no shared file pointers)";
+    return;
+  }
   if (!type1 || mode == "off" || ctx.validate_only) // the pre-flight check makes no file
     return;
   const std::string probe = ctx.test_file + ".beff_io-probe";
@@ -99,10 +111,12 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   if (bad)
     throw Error(ctx.rank == 0 ? refused : "rank 0 could not claim " + probe,
                 "remove the stale shared-pointer probe file, or set SharedPointers off");
-  MPI_File fh = MPI_FILE_NULL;
-  mpi_check(
-      MPI_File_open(ctx.comm, probe.c_str(), MPI_MODE_RDWR | MPI_MODE_CREATE, MPI_INFO_NULL, &fh),
-      ("MPI_File_open(\"" + probe + "\") for the shared file pointer probe").c_str());
+  std::unique_ptr<io::OpenFile> fh;
+  try {
+    fh = ctx.backend->open(ctx.comm, probe, MPI_MODE_RDWR | MPI_MODE_CREATE, {});
+  } catch (const Error &e) {
+    throw Error(std::string(e.what()) + " (opening the shared file pointer probe)", e.hint());
+  }
   char byte = 0;
   io::Transfer one;
   one.positioning = io::Positioning::SharedPointer;
@@ -110,14 +124,16 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   one.buffer = &byte;
   one.count = 1;
   try {
-    io::MpiIo(fh).start(one);
+    fh->io().start(one);
+    fh->io().seek_shared(0);
     bad = 0;
   } catch (const MpiError &) {
     bad = 1;
   }
-  if (!bad)
-    bad = MPI_File_seek_shared(fh, 0, MPI_SEEK_SET) != MPI_SUCCESS;
-  MPI_File_close(&fh);
+  try {
+    fh->close();
+  } catch (const Error &) { // as a failed close of the probe always was: not its business
+  }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, ctx.comm);
   if (!bad)
     return;

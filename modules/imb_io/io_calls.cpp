@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "io_module.hpp"
-#include "pio/io/mpiio.hpp"
 
 namespace imb::io {
 
@@ -25,10 +24,13 @@ void IoModule::fill_file() {
       for (std::int64_t k = 0; k < len; ++k)
         data[static_cast<size_t>(k)] =
             priv ? data_byte(rank_, (at + k) % portion_.length) : file_byte(np_, x_, at + k);
+      const pio::io::Extent bytes{at, len};
       pio::io::Transfer t; // MPI_File_write_at
       t.buffer = data.data();
       t.count = static_cast<int>(len);
       t.offset = at;
+      t.extents = &bytes;
+      t.extent_count = 1;
       io_->start(t);
     }
   }
@@ -45,9 +47,9 @@ void IoModule::fill_file() {
 
 void IoModule::rewind() {
   if (b_.pos == Positioning::Shared)
-    pio::mpi_check(MPI_File_seek_shared(fh_, 0, MPI_SEEK_SET), "MPI_File_seek_shared");
+    io_->seek_shared(0);
   else if (b_.pos != Positioning::Expl)
-    pio::mpi_check(MPI_File_seek(fh_, 0, MPI_SEEK_SET), "MPI_File_seek");
+    io_->seek(0);
 }
 
 pio::io::Transfer IoModule::elementary(std::int64_t j, pio::io::Completion how) {
@@ -63,6 +65,10 @@ pio::io::Transfer IoModule::elementary(std::int64_t j, pio::io::Completion how) 
   t.count = static_cast<int>(portion_.length);
   t.datatype = MPI_BYTE;
   t.offset = file_offset(b_.pos, portion_, x_, j);
+  if (b_.pos == Positioning::Expl) { // a backend without views places it by its extent
+    t.extents = &extents_.at(static_cast<size_t>(j));
+    t.extent_count = 1;
+  }
   return t;
 }
 
@@ -87,26 +93,24 @@ void IoModule::finish(std::int64_t j) { io_->finish(elementary(j, pio::io::Compl
 void IoModule::wait_all() { io_->wait_all(reqs_.data(), static_cast<int>(n_)); }
 
 void IoModule::complete() {
-  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
+  io_->sync();                     // MPI_File_sync (the backend's flush)
   if (b_.pos != Positioning::Priv) // a private file's communicator is MPI_COMM_SELF
     pio::mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
-  pio::mpi_check(MPI_File_sync(fh_), "MPI_File_sync");
+  io_->sync();
 }
 
 void IoModule::open_close(std::int64_t n) {
-  // Figure 19: open, write 1 byte, close, n_sample times (the file the harness gave none of).
-  pio::Info info(hints_);
+  // Figure 19: open, write 1 byte, close, n_sample times (the file the harness gave none of),
+  // through the block's backend (MPI_File_open, MPI_File_write, MPI_File_close under mpiio).
   for (std::int64_t i = 0; i < n; ++i) {
-    MPI_File f = MPI_FILE_NULL;
-    pio::mpi_check(
-        MPI_File_open(comm_, own_path_.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info.get(), &f),
-        "MPI_File_open");
+    const std::unique_ptr<pio::io::OpenFile> f =
+        backend_->open(comm_, own_path_, MPI_MODE_CREATE | MPI_MODE_RDWR, hints_);
     pio::io::Transfer one; // MPI_File_write
     one.positioning = pio::io::Positioning::IndividualPointer;
     one.buffer = buf_.at(0);
     one.count = 1;
-    pio::io::MpiIo(f).start(one);
-    pio::mpi_check(MPI_File_close(&f), "MPI_File_close");
+    f->io().start(one);
+    f->close();
   }
 }
 

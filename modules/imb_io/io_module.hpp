@@ -13,7 +13,7 @@
 #include "buffers.hpp"
 #include "cpu_exploit.hpp"
 #include "layout.hpp"
-#include "pio/io/interface.hpp"
+#include "pio/io/backend.hpp"
 #include "pio/module.hpp"
 #include "pio/mpi_handles.hpp"
 #include "settings.hpp"
@@ -28,6 +28,10 @@ enum class Mode { Aggregate, NonAggregate };
 
 /// The directives of the IMB-IO family (settings_io.h standard values, §5.2.1).
 std::vector<pio::DirectiveSpec> directives(const Benchmark &b);
+
+/// What b's calls need of the block's backend (its positioning, collective or not, non-blocking
+/// or split; Open_Close writes on the file pointer).
+std::vector<pio::io::Capability> needs(const Benchmark &b);
 
 /// The module running one Benchmark.
 class IoModule : public pio::Module {
@@ -85,8 +89,11 @@ private:
   bool verify_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL; ///< the active processes of the test
   int rank_ = 0, np_ = 1;
-  MPI_File fh_ = MPI_FILE_NULL;
-  std::unique_ptr<pio::io::Interface> io_; ///< the I/O seam over fh_
+  pio::io::Interface *io_ = nullptr;     ///< the test's file, through the block's backend
+  pio::io::Backend *backend_ = nullptr;  ///< the block's backend (Open_Close opens through it)
+  bool views_ = false;                   ///< the backend has file views
+  std::vector<pio::io::Extent> extents_; ///< _expl: the file bytes of transfer j, for backends
+                                         ///< without views
   std::int64_t x_ = 0, n_ = 1;
   Portion portion_;
   imb::Region buf_; ///< the transfer buffer, from MPI_Alloc_mem as IMB's (IMB_v_alloc)

@@ -46,8 +46,33 @@ std::vector<pio::DirectiveSpec> directives(const Benchmark &b) {
   return d;
 }
 
+std::vector<pio::io::Capability> needs(const Benchmark &b) {
+  using C = pio::io::Capability;
+  if (b.action == Action::None)
+    return {C::IndividualPointers}; // Open_Close: MPI_File_write of one byte
+  std::vector<C> out;
+  switch (b.pos) {
+  case Positioning::Indv: // the tiled view (§5.2.3.4, Table 11) and the individual pointer
+    out = {C::FileViews, C::IndividualPointers};
+    break;
+  case Positioning::Priv:
+    out = {C::IndividualPointers};
+    break;
+  case Positioning::Shared:
+    out = {C::SharedPointers};
+    break;
+  case Positioning::Expl:
+    break;
+  }
+  if (b.cls == Class::Collective)
+    out.push_back(C::Collective);
+  if (b.nonblocking) // split collectives for the collective ones (§4.2.5)
+    out.push_back(b.cls == Class::Collective ? C::Split : C::NonBlocking);
+  return out;
+}
+
 std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) {
-  pio::io::require_mpiio(ctx.io, ctx.module_name); // its benchmarks are MPI-IO's own calls
+  ctx.require(ctx.module_name + " (IMB-IO " + b_.name + ")", needs(b_));
   cfg_ = read_config(ctx.settings);
   verify_ = untimed_verify_only(ctx.verify, ctx.module_name);
   hints_ = ctx.hints;

@@ -4,7 +4,6 @@
 // The plan is io_plan.cpp, the calls io_calls.cpp.
 #include "io_module.hpp"
 
-#include "pio/io/mpiio.hpp"
 #include "schedule.hpp"
 
 namespace imb::io {
@@ -13,8 +12,9 @@ void IoModule::describe_test(pio::TestContext &test) {
   comm_ = test.comm;
   rank_ = test.rank;
   np_ = test.size;
-  fh_ = test.file;
-  io_ = std::make_unique<pio::io::MpiIo>(test.file);
+  io_ = test.io;
+  backend_ = test.module->backend;
+  views_ = test.module->capabilities.has(pio::io::Capability::FileViews);
   test_index_ = test.test_index;
   x_ = test.spec().comm->message_bytes;
   n_ = test.spec().comm->ops_per_unit;
@@ -31,6 +31,10 @@ void IoModule::describe_test(pio::TestContext &test) {
   // Each process moves its portion of X (§4.2.4.3 Figure 15: Nproc disjoint contiguous blocks);
   // a single transfer or a private file: S_ the whole X, _priv the rank's portion.
   portion_ = rank_portion(rank_, np_, x_);
+  extents_.clear(); // n_sample at most: the run-time limit only lowers it
+  if (b_.pos == Positioning::Expl)
+    for (std::int64_t j = 0; j < n_; ++j)
+      extents_.push_back({file_offset(b_.pos, portion_, x_, j), portion_.length});
   buf_ = imb::Region(portion_.length, imb::CacheLayout{});
   if (is_write(b_))
     for (std::int64_t k = 0; k < portion_.length; ++k)
@@ -53,9 +57,8 @@ void IoModule::describe_test(pio::TestContext &test) {
     view_ = pio::Datatype(tiled);
     filetype = view_.get();
   }
-  char native[] = "native";
-  pio::mpi_check(MPI_File_set_view(fh_, 0, MPI_BYTE, filetype, native, MPI_INFO_NULL),
-                 "MPI_File_set_view");
+  if (views_) // without views the file is the plain bytes the byte view would give
+    io_->set_view(0, MPI_BYTE, filetype);
   apply_time_limit(test);
   reqs_.assign(static_cast<size_t>(n_), MPI_REQUEST_NULL);
   if (b_.nonblocking) {
@@ -192,8 +195,8 @@ void IoModule::cleanup_test(pio::TestContext &) {
   reqs_.clear();
   view_.reset();
   buf_ = imb::Region{};
-  io_.reset();
-  fh_ = MPI_FILE_NULL;
+  extents_.clear();
+  io_ = nullptr;
 }
 
 } // namespace imb::io

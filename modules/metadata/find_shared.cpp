@@ -45,7 +45,8 @@ std::vector<std::string> gather_paths(MPI_Comm comm, const std::vector<std::stri
   return out;
 }
 
-FindCount find_walk_shared(const std::string &top, const FindRule &rule, MPI_Comm comm) {
+FindCount find_walk_shared(io::Backend &b, const std::string &top, const FindRule &rule,
+                           MPI_Comm comm) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -57,7 +58,7 @@ FindCount find_walk_shared(const std::string &top, const FindRule &rule, MPI_Com
     try {
       for (std::size_t k = 0; k < level.size(); ++k)
         if (reads_dir(k, rank, ranks))
-          count += find_in_dir(level[k], rule, found);
+          count += find_in_dir(b, level[k], rule, found);
     } catch (const Error &e) {
       error = std::string(e.what()) + " (fix: " + e.hint() + ")";
     }

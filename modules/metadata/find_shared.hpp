@@ -27,6 +27,7 @@ std::vector<std::string> gather_paths(MPI_Comm comm, const std::vector<std::stri
 /// Walks `top` with every rank of comm: returns what this rank examined (the sums over the ranks
 /// are every entry below top once). Collective over comm; if a rank cannot read a directory,
 /// every rank throws the same pio::Error.
-FindCount find_walk_shared(const std::string &top, const FindRule &rule, MPI_Comm comm);
+FindCount find_walk_shared(io::Backend &b, const std::string &top, const FindRule &rule,
+                           MPI_Comm comm);
 
 } // namespace pio::metadata

@@ -4,9 +4,12 @@
 /// reading one directory and walking a whole tree on one rank (find_shared.hpp splits the
 /// directories among ranks).
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "pio/io/backend.hpp"
 
 namespace pio::metadata {
 
@@ -26,6 +29,9 @@ struct FindCount {
 struct FindRule {
   std::string name_glob = "*";
   std::int64_t size = -1;
+  /// The walk counts each entry here (ModuleContext::progress: StepTimeout sees a long walk
+  /// alive); null: not counted.
+  std::atomic<std::uint64_t> *progress = nullptr;
 };
 
 /// Reads directory `dir` once (opendir, readdir to the end, in the order the file system gives;
@@ -33,11 +39,12 @@ struct FindRule {
 /// and lstat only for a file whose name matches (for its size, or its type where the file
 /// system leaves d_type unknown). Appends the paths of its subdirectories (never following
 /// links) to `subdirs`. Throws pio::Error if the directory cannot be read.
-FindCount find_in_dir(const std::string &dir, const FindRule &rule,
+/// Through b's readdir and stat.
+FindCount find_in_dir(io::Backend &b, const std::string &dir, const FindRule &rule,
                       std::vector<std::string> &subdirs);
 
 /// Walks all of `top` on this rank alone (FindRanks one), level by level with find_in_dir:
 /// every directory read once.
-FindCount find_walk(const std::string &top, const FindRule &rule);
+FindCount find_walk(io::Backend &b, const std::string &top, const FindRule &rule);
 
 } // namespace pio::metadata

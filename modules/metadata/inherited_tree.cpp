@@ -1,9 +1,5 @@
 #include "inherited_tree.hpp"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
 #include <string>
 
 #include "item_ops.hpp"
@@ -12,16 +8,23 @@
 
 namespace pio::metadata {
 
-bool tree_exists_for(const Geometry &g, int rank) {
+bool tree_exists_for(io::Backend &b, const Geometry &g, int rank) {
   const std::string base = g.base(g.layout == Layout::Easy ? rank : 0);
-  struct stat st;
-  return ::lstat(base.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  const auto st = b.stat(base.c_str());
+  return st && st->type == io::FileStat::Type::Directory;
 }
 
-bool agreed_tree_exists(MPI_Comm comm, const Geometry &g) {
+bool agreed_tree_exists(MPI_Comm comm, io::Backend &b, const Geometry &g) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  int mine = tree_exists_for(g, rank), all = 0, any = 0;
+  int mine = 0, all = 0, any = 0;
+  std::string error;
+  try {
+    mine = tree_exists_for(b, g, rank);
+  } catch (const Error &e) {
+    error = std::string(e.what()) + " (fix: " + e.hint() + ")";
+  }
+  raise_agreed(comm, error);
   MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm);
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, comm);
   if (all != any)
@@ -32,32 +35,26 @@ bool agreed_tree_exists(MPI_Comm comm, const Geometry &g) {
   return all != 0;
 }
 
-std::int64_t count_items(const Geometry &g, int owner) {
+std::int64_t count_items(io::Backend &b, const Geometry &g, int owner) {
   ItemPaths paths(g, owner);
   std::int64_t lo = 0, hi = g.items; // items below lo exist, items from hi on do not
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    const char *path = paths.path(mid);
-    struct stat st;
-    if (::lstat(path, &st) == 0) {
+    if (b.stat(paths.path(mid)))
       lo = mid + 1;
-    } else if (errno == ENOENT) {
+    else
       hi = mid;
-    } else {
-      throw Error(std::string("lstat ") + path + ": " + std::strerror(errno),
-                  "check the test directory's file system (permissions)");
-    }
   }
   return lo;
 }
 
-std::int64_t agreed_item_count(MPI_Comm comm, const Geometry &g) {
+std::int64_t agreed_item_count(MPI_Comm comm, io::Backend &b, const Geometry &g) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::int64_t mine = 0;
   std::string error;
   try {
-    mine = count_items(g, rank);
+    mine = count_items(b, g, rank);
   } catch (const Error &e) {
     error = std::string(e.what()) + " (fix: " + e.hint() + ")";
   }

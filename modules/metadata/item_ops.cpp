@@ -1,150 +1,86 @@
+// The item operations of the mdtest phases through the block's backend (item_ops.hpp).
 #include "item_ops.hpp"
-
-#include <fcntl.h>
-#include <mpi.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 #include "pio/error.hpp"
+#include "pio/mpi_handles.hpp"
 
 namespace pio::metadata {
 
 namespace {
 
-[[noreturn]] void fail(const char *call, const char *path, int err) {
-  throw Error(std::string(call) + " " + path + ": " + std::strerror(err),
-              "check the test directory's file system (space, inodes, permissions); nothing "
-              "else may write into the test directory during the run");
-}
+const char *kHint = "check the test directory's file system (space, inodes, permissions); nothing "
+                    "else may write into the test directory during the run";
 
-void close_checked(int fd, const char *path) {
-  if (::close(fd) != 0)
-    fail("close", path, errno);
+/// Items are opened without MPI-IO hints.
+const std::map<std::string, std::string> kNoHints;
+
+/// `size` bytes at offset 0 of f moved through its interface, in transfers below 2 GiB; a short
+/// one is an error naming the path.
+void move_all(io::OpenFile &f, const char *path, char *buf, std::int64_t size, bool write) {
+  for (std::int64_t done = 0; done < size;) {
+    const std::int64_t n = std::min(size - done, kMaxBytesPerCall);
+    const io::Extent at{done, n};
+    io::Transfer t;
+    t.direction = write ? io::Direction::Write : io::Direction::Read;
+    t.buffer = buf + done;
+    t.count = static_cast<int>(n);
+    t.offset = done;
+    t.extents = &at;
+    t.extent_count = 1;
+    t.count_moved = true;
+    const std::int64_t got = f.io().start(t);
+    if (got != n)
+      throw Error(std::string(write ? "write " : "read ") + path + ": " +
+                      std::to_string(done + got) + " of " + std::to_string(size) + " bytes",
+                  "nothing else may write into the test directory during the run");
+    done += n;
+  }
 }
 
 } // namespace
 
-void create_item(const char *path, const char *data, std::int64_t size) {
-  const int fd = ::open(path, O_CREAT | O_EXCL | O_WRONLY, 0644);
-  if (fd < 0)
-    fail("open(O_CREAT|O_EXCL)", path, errno);
-  std::int64_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::write(fd, data + done, static_cast<size_t>(size - done));
-    if (n <= 0) {
-      const int err = n < 0 ? errno : EIO;
-      ::close(fd);
-      fail("write", path, err);
-    }
-    done += n;
-  }
-  close_checked(fd, path);
+void create_item(io::Backend &b, const char *path, const char *data, std::int64_t size) {
+  const auto f =
+      b.open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, kNoHints);
+  move_all(*f, path, const_cast<char *>(data), size, true);
+  f->close();
 }
 
-void stat_item(const char *path, std::int64_t size) {
-  struct stat st;
-  if (::stat(path, &st) != 0)
-    fail("stat", path, errno);
-  if (!S_ISREG(st.st_mode) || st.st_size != size)
-    throw Error(std::string("stat ") + path + ": " + std::to_string(st.st_size) +
+void stat_item(io::Backend &b, const char *path, std::int64_t size) {
+  const auto st = b.stat(path);
+  if (!st)
+    throw Error(std::string("stat ") + path + ": " + std::strerror(ENOENT), kHint);
+  if (st->type != io::FileStat::Type::File || st->size != size)
+    throw Error(std::string("stat ") + path + ": " + std::to_string(st->size) +
                     " bytes, expected a regular file of " + std::to_string(size),
                 "nothing else may write into the test directory during the run");
 }
 
-void read_item(const char *path, char *buf, std::int64_t size) {
-  const int fd = ::open(path, O_RDONLY);
-  if (fd < 0)
-    fail("open(O_RDONLY)", path, errno);
-  std::int64_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::read(fd, buf + done, static_cast<size_t>(size - done));
-    if (n <= 0) {
-      const int err = n < 0 ? errno : EIO;
-      ::close(fd);
-      if (n == 0)
-        throw Error(std::string("read ") + path + ": " + std::to_string(done) + " of " +
-                        std::to_string(size) + " bytes",
-                    "nothing else may write into the test directory during the run");
-      fail("read", path, err);
-    }
-    done += n;
+void read_item(io::Backend &b, const char *path, char *buf, std::int64_t size) {
+  const auto f = b.open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, kNoHints);
+  move_all(*f, path, buf, size, false);
+  f->close();
+}
+
+void remove_item(io::Backend &b, const char *path) {
+  if (!b.remove(path))
+    throw Error(std::string("remove ") + path + ": " + std::strerror(ENOENT), kHint);
+}
+
+bool remove_if_present(io::Backend &b, const char *path) {
+  try {
+    b.remove(path);
+    return true;
+  } catch (const Error &) {
+    return false;
   }
-  close_checked(fd, path);
-}
-
-void remove_item(const char *path) {
-  if (::unlink(path) != 0)
-    fail("unlink", path, errno);
-}
-
-bool remove_if_present(const char *path) { return ::unlink(path) == 0 || errno == ENOENT; }
-
-namespace {
-
-[[noreturn]] void fail_mpi(const char *call, const char *path, int code) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(code, text, &len);
-  throw Error(std::string(call) + " " + path + ": " + std::string(text, static_cast<size_t>(len)),
-              "check the test directory's file system (space, inodes, permissions); nothing "
-              "else may write into the test directory during the run");
-}
-
-/// One MPI-IO transfer of `size` bytes at offset 0 (in pieces below 2 GiB), then the close.
-void transfer_and_close(MPI_File fh, const char *path, char *buf, std::int64_t size, bool write) {
-  std::int64_t done = 0;
-  int rc = MPI_SUCCESS;
-  while (done < size && rc == MPI_SUCCESS) {
-    const int n = static_cast<int>(std::min<std::int64_t>(size - done, 1 << 30));
-    MPI_Status st;
-    rc = write ? MPI_File_write_at(fh, done, buf + done, n, MPI_BYTE, &st)
-               : MPI_File_read_at(fh, done, buf + done, n, MPI_BYTE, &st);
-    int got = 0;
-    if (rc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_BYTE, &got), got != n)) {
-      MPI_File_close(&fh);
-      throw Error(std::string(write ? "MPI_File_write_at " : "MPI_File_read_at ") + path + ": " +
-                      std::to_string(done + got) + " of " + std::to_string(size) + " bytes",
-                  "nothing else may write into the test directory during the run");
-    }
-    done += n;
-  }
-  if (rc != MPI_SUCCESS) {
-    MPI_File_close(&fh);
-    fail_mpi(write ? "MPI_File_write_at" : "MPI_File_read_at", path, rc);
-  }
-  if ((rc = MPI_File_close(&fh)) != MPI_SUCCESS)
-    fail_mpi("MPI_File_close", path, rc);
-}
-
-} // namespace
-
-void create_item_mpiio(const char *path, const char *data, std::int64_t size) {
-  MPI_File fh = MPI_FILE_NULL;
-  const int rc = MPI_File_open(
-      MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
-  if (rc != MPI_SUCCESS)
-    fail_mpi("MPI_File_open(CREATE|EXCL)", path, rc);
-  transfer_and_close(fh, path, const_cast<char *>(data), size, true);
-}
-
-void read_item_mpiio(const char *path, char *buf, std::int64_t size) {
-  MPI_File fh = MPI_FILE_NULL;
-  const int rc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-  if (rc != MPI_SUCCESS)
-    fail_mpi("MPI_File_open(RDONLY)", path, rc);
-  transfer_and_close(fh, path, buf, size, false);
-}
-
-void remove_item_mpiio(const char *path) {
-  const int rc = MPI_File_delete(path, MPI_INFO_NULL);
-  if (rc != MPI_SUCCESS)
-    fail_mpi("MPI_File_delete", path, rc);
 }
 
 ItemPaths::ItemPaths(const Geometry &g, int owner)

@@ -1,35 +1,31 @@
 #pragma once
-/// One item operation of each mdtest phase, in the POSIX calls mdtest makes (mdtest in the IOR
-/// 3.3 distribution: create_remove_items_helper, mdtest_stat, mdtest_read): each throws
-/// pio::Error naming the call, the path and the system's reason.
+/// One item operation of each mdtest phase (mdtest in the IOR 3.3 distribution:
+/// create_remove_items_helper, mdtest_stat, mdtest_read) through the block's backend, as mdtest
+/// makes them through its -a backend (Interface posix: open, write, close, unlink; Interface
+/// mpiio: MPI_File_open on MPI_COMM_SELF, MPI_File_write_at, MPI_File_close, MPI_File_delete):
+/// each throws pio::Error naming the call, the path and the reason.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "pio/io/backend.hpp"
 #include "tree.hpp"
 
 namespace pio::metadata {
 
-/// open(O_CREAT | O_EXCL | O_WRONLY), write `size` bytes from data when size > 0, close.
-void create_item(const char *path, const char *data, std::int64_t size);
-/// stat; the item must be a regular file of `size` bytes.
-void stat_item(const char *path, std::int64_t size);
-/// open(O_RDONLY), read `size` bytes into buf when size > 0 (all of them), close.
-void read_item(const char *path, char *buf, std::int64_t size);
-/// unlink.
-void remove_item(const char *path);
-/// unlink if it exists (cleanup: ENOENT is fine); false on any other failure.
-bool remove_if_present(const char *path);
-
-/// The same operations through MPI-IO (ItemCalls mpiio; IOR's MPIIO backend of mdtest -a
-/// MPIIO): MPI_File_open(MPI_COMM_SELF, CREATE | EXCL | WRONLY), MPI_File_write_at(0) of `size`
-/// bytes when size > 0, MPI_File_close.
-void create_item_mpiio(const char *path, const char *data, std::int64_t size);
-/// MPI_File_open(MPI_COMM_SELF, RDONLY), MPI_File_read_at(0) of `size` bytes, MPI_File_close.
-void read_item_mpiio(const char *path, char *buf, std::int64_t size);
-/// MPI_File_delete.
-void remove_item_mpiio(const char *path);
+/// Opens path (MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_WRONLY, on MPI_COMM_SELF), writes
+/// `size` bytes from data at offset 0 when size > 0, closes it.
+void create_item(io::Backend &b, const char *path, const char *data, std::int64_t size);
+/// Stats path; the item must be a regular file of `size` bytes.
+void stat_item(io::Backend &b, const char *path, std::int64_t size);
+/// Opens path (MPI_MODE_RDONLY), reads `size` bytes into buf when size > 0 (all of them), closes
+/// it.
+void read_item(io::Backend &b, const char *path, char *buf, std::int64_t size);
+/// Removes the item (it must exist).
+void remove_item(io::Backend &b, const char *path);
+/// Removes the item if it exists (cleanup: none is fine); false on any other failure.
+bool remove_if_present(io::Backend &b, const char *path);
 
 /// Builds item paths without allocating inside the timed loop: the tree's directory names
 /// are made once, each path is printed into one buffer.

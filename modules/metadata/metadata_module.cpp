@@ -4,8 +4,8 @@
 // tree (hard), or both side by side under one directory (both: IO500's order, find over both
 // trees). One work unit is a whole phase, timed between the harness's barriers, so the
 // aggregate rate is the items of all ranks over the slowest rank's phase, as mdtest reports it.
-#include <unistd.h>
-
+// Every item, directory and flush goes through the block's backend (Interface, mdtest's -a), as
+// its namespace calls (Capability::Metadata).
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -101,6 +101,10 @@ class MetadataModule : public pio::Module {
 public:
   std::vector<pio::TestSpec> init_module(const pio::ModuleContext &ctx) override {
     const auto &s = ctx.settings;
+    ctx.require("metadata (mdtest's create, stat, read, find and remove)",
+                {pio::io::Capability::Metadata});
+    backend_ = ctx.backend;
+    ctx_ = &ctx;
     top_ = ctx.test_file;
     const std::string mode = s.text("Mode");
     for (const Layout l : {Layout::Easy, Layout::Hard}) {
@@ -130,9 +134,9 @@ public:
     made_earlier_ = ctx.shared.made_earlier;
     used_later_ = ctx.shared.used_later;
     writeback_ = s.flag("Writeback");
-    mpiio_ = s.text("ItemCalls") == "mpiio";
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
+    rule_.progress = ctx.progress; // a long walk stays alive for StepTimeout
     find_all_ = s.text("FindRanks") == "all";
     verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/metadata.md)
     create_sync_ = s.flag("CreateSync");
@@ -169,7 +173,7 @@ public:
                      {"file_size", std::to_string(t.size)},
                      {"rank_shift", std::to_string(shift_)},
                      {"stonewall_s", std::to_string(stonewall_s_)},
-                     {"item_calls", mpiio_ ? "mpiio" : "posix"},
+                     {"item_calls", ctx.interface}, // the block's Interface, as compare keys had it
                      {"writeback", writeback_ && st.op != Op::Create ? "on" : "off"}};
       if (st.op == Op::Create)
         spec.params["create_sync"] = create_sync_ ? "on" : "off";
@@ -214,9 +218,9 @@ public:
         if (t.used && !t.inherited) {
           t.made = true; // what exists of it is removed in cleanup_module
           if (error.empty() && (t.g.layout == Layout::Easy || rank_ == 0))
-            error = make_dirs(t.g.directories(rank_));
+            error = make_dirs(*backend_, t.g.directories(rank_));
         }
-      pio::metadata::raise_agreed(comm_, error);
+      pio::metadata::raise_agreed(comm_, error, ctx_->progress);
     }
     // Every repetition of create starts from an empty tree and every remove from a full one.
     if (st.op == Op::Create && tree(st.tree).count > 0)
@@ -229,7 +233,7 @@ public:
   void before_work_unit(pio::UnitContext &unit) override {
     if (!writeback_ || steps_.at(static_cast<size_t>(unit.test->test_index)).op == Op::Create)
       return;
-    const double seconds = write_back(comm_, top_);
+    const double seconds = write_back(comm_, *backend_, top_);
     if (rank_ == 0)
       writebacks_.push_back({unit.test->spec().label, unit.test->rep, seconds});
   }
@@ -241,12 +245,15 @@ public:
     case Op::Create: {
       ItemPaths paths(t.g, rank_);
       t.attempted = t.g.items;
-      const StonewallOutcome o =
-          run_stonewalled(comm_, t.g.items, stonewall_s_, [&](std::int64_t i) {
+      const StonewallOutcome o = run_stonewalled(
+          comm_, t.g.items, stonewall_s_,
+          [&](std::int64_t i) {
             create(paths.path(i), written(st.tree).bytes(i), t.size);
-          });
+            ctx_->beat(); // a phase longer than StepTimeout is progress, not a hang
+          },
+          ctx_->progress);
       if (create_sync_ && !o.any_error) // mdtest -Y: inside the timed phase
-        ::sync();
+        backend_->sync(nullptr);
       t.count = o.any_error ? std::max(t.count, o.max_at_stop) : o.max_at_stop;
       if (!o.error.empty())
         throw pio::Error(o.error, "see the message");
@@ -258,8 +265,10 @@ public:
     }
     case Op::Stat: {
       ItemPaths paths(t.g, shifted(st.op));
-      for (std::int64_t i = 0; i < t.count; ++i)
-        stat_item(paths.path(i), t.size);
+      for (std::int64_t i = 0; i < t.count; ++i) {
+        stat_item(*backend_, paths.path(i), t.size);
+        ctx_->beat();
+      }
       return t.count;
     }
     case Op::Read: // Verify timed: mdtest -X, every byte checked inside the timed phase
@@ -267,16 +276,18 @@ public:
       return t.count;
     case Op::Remove: {
       ItemPaths paths(t.g, rank_);
-      for (std::int64_t i = 0; i < t.count; ++i)
-        mpiio_ ? remove_item_mpiio(paths.path(i)) : remove_item(paths.path(i));
+      for (std::int64_t i = 0; i < t.count; ++i) {
+        remove_item(*backend_, paths.path(i));
+        ctx_->beat();
+      }
       const std::int64_t removed = t.count;
       t.count = 0;
       return removed;
     }
     case Op::Find: {
       // All ranks: each directory read by one of them; one: rank 0 walks alone.
-      const FindCount c = find_all_    ? find_walk_shared(top_, rule_, comm_)
-                          : rank_ == 0 ? find_walk(top_, rule_)
+      const FindCount c = find_all_    ? find_walk_shared(*backend_, top_, rule_, comm_)
+                          : rank_ == 0 ? find_walk(*backend_, top_, rule_)
                                        : FindCount{};
       const bool counts = find_all_ || rank_ == 0;
       // The totals of the walk for the figure (IO500's pfind reduces its counts the same way).
@@ -309,25 +320,27 @@ public:
       bool sweep[2] = {false, false};
       for (Tree &t : trees_) {
         sweep[static_cast<int>(t.g.layout)] =
-            made_earlier_ && t.in_mode && tree_exists_for(t.g, ctx.rank);
+            made_earlier_ && t.in_mode && tree_exists_for(*ctx.backend, t.g, ctx.rank);
         ItemPaths paths(t.g, ctx.rank);
         const std::int64_t range = sweep[static_cast<int>(t.g.layout)] ? t.g.items : t.attempted;
-        for (std::int64_t i = 0; i < range; ++i)
-          if (!remove_if_present(paths.path(i)) && error.empty())
+        for (std::int64_t i = 0; i < range; ++i) {
+          if (!remove_if_present(*ctx.backend, paths.path(i)) && error.empty())
             error = std::string("cannot remove ") + paths.path(i);
+          ctx.beat();
+        }
       }
-      MPI_Barrier(ctx.comm);
+      barrier_counting(ctx.comm, ctx.progress); // the other ranks may still be removing items
       for (const Tree &t : trees_)
         if ((t.made || sweep[static_cast<int>(t.g.layout)]) &&
             (t.g.layout == Layout::Easy || ctx.rank == 0)) {
-          const auto left = remove_dirs(t.g.directories(ctx.rank));
+          const auto left = remove_dirs(*ctx.backend, t.g.directories(ctx.rank));
           if (!left.empty() && error.empty())
             error = "could not remove " + left.front() +
                     ": it holds entries this run did not create (fix: remove them by hand)";
         }
     }
-    MPI_Barrier(ctx.comm);
-    pio::metadata::raise_agreed(ctx.comm, error);
+    barrier_counting(ctx.comm, ctx.progress);
+    pio::metadata::raise_agreed(ctx.comm, error, ctx.progress);
   }
 
   std::optional<pio::Figure> figure(const pio::ModuleResult &) override {
@@ -395,9 +408,9 @@ private:
     for (Tree &t : trees_) {
       if (!t.in_mode)
         continue;
-      t.inherited = agreed_tree_exists(comm_, t.g);
+      t.inherited = agreed_tree_exists(comm_, *backend_, t.g);
       if (t.inherited && t.used)
-        t.count = agreed_item_count(comm_, t.g);
+        t.count = agreed_item_count(comm_, *backend_, t.g);
       if (t.used && !t.inherited && !t.creates_first)
         throw pio::Error(std::string("the ") + layout_name(t.g.layout) + " tree under " + top_ +
                              " does not exist: no earlier block of the chain (FilesFrom) "
@@ -407,16 +420,13 @@ private:
     }
   }
 
-  /// One item's create / read in the block's ItemCalls (stat is POSIX's in both: MPI-IO has
-  /// none; mdtest's MPIIO backend stats through POSIX too).
+  /// One item's create through the block's backend.
   void create(const char *path, const char *data, std::int64_t size) {
-    mpiio_ ? create_item_mpiio(path, data, size) : create_item(path, data, size);
+    create_item(*backend_, path, data, size);
   }
   /// The bytes this rank writes into its items of a tree.
   ItemContent &written(Layout l) { return writes_[static_cast<size_t>(l)]; }
-  void read(const char *path, std::int64_t size) {
-    mpiio_ ? read_item_mpiio(path, buf_.data(), size) : read_item(path, buf_.data(), size);
-  }
+  void read(const char *path, std::int64_t size) { read_item(*backend_, path, buf_.data(), size); }
   /// Reads each item of tree l that this rank reads (RankShift applied); with check, compares
   /// every byte with what create wrote into it (ItemContent::check throws at the first wrong one).
   void read_items(Layout l, bool check) {
@@ -428,6 +438,7 @@ private:
       read(path, t.size);
       if (check)
         content.check(path, buf_.data(), i);
+      ctx_->beat();
     }
   }
 
@@ -446,26 +457,32 @@ private:
       ItemPaths paths(t.g, rank_);
       if (op == Op::Create) {
         t.attempted = t.g.items;
-        for (std::int64_t i = 0; i < t.g.items; ++i)
+        for (std::int64_t i = 0; i < t.g.items; ++i) {
           create(paths.path(i), written(t.g.layout).bytes(i), t.size);
+          ctx_->beat();
+        }
         t.count = t.g.items;
       } else {
-        for (std::int64_t i = 0; i < t.count; ++i)
-          remove_item(paths.path(i));
+        for (std::int64_t i = 0; i < t.count; ++i) {
+          remove_item(*backend_, paths.path(i));
+          ctx_->beat();
+        }
         t.count = 0;
       }
     } catch (const pio::Error &e) {
       error = std::string(e.what()) + " (fix: " + e.hint() + ")";
     }
-    pio::metadata::raise_agreed(comm_, error);
+    pio::metadata::raise_agreed(comm_, error, ctx_->progress);
   }
 
+  const pio::ModuleContext *ctx_ = nullptr; ///< valid from init_module to cleanup_module
   std::string top_;
   Tree trees_[2]; ///< indexed by Layout: easy, hard
   std::int64_t shift_ = 1;
   double stonewall_s_ = 0;
   bool made_earlier_ = false, used_later_ = false; ///< ModuleContext::shared (FilesFrom)
-  bool keep_ = false, find_all_ = true, mpiio_ = false, writeback_ = false;
+  bool keep_ = false, find_all_ = true, writeback_ = false;
+  pio::io::Backend *backend_ = nullptr; ///< the block's backend (ModuleContext::backend)
   bool create_sync_ = false;
   pio::VerifyMode verify_ = pio::VerifyMode::Off;
   FindRule rule_;
@@ -486,6 +503,9 @@ pio::ModuleInfo info() {
   m.title = "Metadata";
   m.summary = "mdtest-style create / stat / read / find / remove of many files, in ops/s";
   m.reference = "mdtest (IOR 3.3 distribution); IO500 mdtest-easy / mdtest-hard / find";
+  // mdtest's default API; Interface chooses another backend with metadata operations (mpiio:
+  // MPI_File_open on MPI_COMM_SELF, MPI_File_write_at, MPI_File_close, MPI_File_delete).
+  m.default_interface = "posix";
   m.directives = {
       pio::DirectiveSpec{"Mode",
                          T::Text,
@@ -529,14 +549,6 @@ pio::ModuleInfo info() {
                          "find: all ranks share the walk (each directory read by one rank), or one "
                          "(rank 0) walks it",
                          {"all", "one"}},
-      pio::DirectiveSpec{"ItemCalls",
-                         T::Text,
-                         "posix",
-                         "how create / read / remove open, move and close an item: posix "
-                         "(open, write/read, close, unlink) or mpiio (MPI_File_open on "
-                         "MPI_COMM_SELF, write_at/read_at, MPI_File_close, MPI_File_delete); "
-                         "stat is POSIX's in both",
-                         {"posix", "mpiio"}},
       pio::DirectiveSpec{"Writeback", T::Flag, "off",
                          "before each stat / read / find / remove phase, syncfs the test "
                          "directory's file system on every rank, untimed (IO500's other phases "

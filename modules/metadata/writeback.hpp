@@ -8,13 +8,16 @@
 
 #include <string>
 
+#include "pio/io/backend.hpp"
+
 namespace pio::metadata {
 
-/// Every rank calls syncfs(2) on a descriptor of `dir`, then all wait in a barrier. Every rank,
+/// Every rank flushes the file system of `dir` through b (Backend::sync(dir): POSIX syncfs(2) on
+/// a descriptor of it), then all wait in a barrier. Every rank,
 /// not one per node: syncfs flushes the calling client's dirty data, so on a network file system
 /// each node must call it, and a second call on a node finds nothing left to write. Collective
 /// over comm; throws the same pio::Error on every rank if any rank's open or syncfs fails.
 /// Returns the slowest rank's seconds (syncfs and barrier) on every rank.
-double write_back(MPI_Comm comm, const std::string &dir);
+double write_back(MPI_Comm comm, io::Backend &b, const std::string &dir);
 
 } // namespace pio::metadata

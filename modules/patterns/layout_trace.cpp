@@ -67,9 +67,9 @@ void append_layout_trace(const std::string &path, const TestContext &test, const
       {"units", units},
       {"file", to_string(spec.file)},
       {"collective", m.collective},
-      {"interface", io::to_string(m.io.kind)},
-      // FileView applies under MPI-IO only (docs/interfaces.md)
-      {"file_view", m.use_file_view && m.io.kind == io::InterfaceKind::MpiIo},
+      {"interface", m.interface},
+      // FileView applies on a backend with file views only (docs/interfaces.md)
+      {"file_view", m.use_file_view && m.capabilities.has(io::Capability::FileViews)},
       {"header_offset", spec.header_offset},
       {"params", spec.params},
       {"hints", m.hints}};

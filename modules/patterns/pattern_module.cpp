@@ -110,7 +110,7 @@ void PatternModule::check_no_shared_writes(const ModuleContext &ctx) const {
 void PatternModule::check_viewable(const ModuleContext &ctx) const {
   // Rank 0 alone, before any file is opened, as check_no_shared_writes. Only a file view needs
   // the extents in file order; the engine sorts those it can (extent_order.hpp).
-  if (ctx.rank != 0 || !ctx.use_file_view || ctx.io.kind != io::InterfaceKind::MpiIo)
+  if (ctx.rank != 0 || !ctx.use_file_view || !ctx.capabilities.has(io::Capability::FileViews))
     return;
   for (const auto &p : tests_) {
     // The test's ranks: all of the block's, or the first group's (each group runs the geometry).
@@ -135,7 +135,6 @@ void PatternModule::describe_test(TestContext &test) {
   r.geometry = test.rep > 0 && declared.repetition_geometry ? declared.repetition_geometry(test.rep)
                                                             : declared.geometry;
   r.mode = mode_;
-  r.file = test.file;
   r.io = test.io;
   // Under FilesFrom a test with units of its own draws them from the file as found.
   if (test.module->shared.made_earlier && declared.inherited_geometry && r.io)
@@ -145,8 +144,8 @@ void PatternModule::describe_test(TestContext &test) {
   r.where = "module " + test.module->module_name + ", test '" + test.spec().label + "'";
   r.verify = test.module->verify;
   r.stamp_for_later = test.module->shared.used_later;
-  r.mpiio = test.module->io.kind == io::InterfaceKind::MpiIo;
-  r.use_view = test.module->use_file_view && r.mpiio; // FileView is MPI-IO's alone
+  r.views = test.module->capabilities.has(io::Capability::FileViews);
+  r.use_view = test.module->use_file_view && r.views; // FileView needs a backend with views
   r.units = test.spec().phases.at(0).work_units;
   r.size = test.size;
   // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.

@@ -136,8 +136,7 @@ void PatternModule::Run::prepare_file(int reader) {
 
 PageBytes PatternModule::Run::read_back() const {
   if (use_view)
-    mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
-              "MPI_File_set_view");
+    io->set_view(0, MPI_BYTE, MPI_BYTE);
   PageBytes data(static_cast<size_t>(bytes));
   std::int64_t pos = 0;
   for (const auto &e : extents) {
@@ -168,8 +167,7 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
       memtype = type_if_large(bytes);
     }
     if (bytes == 0) {
-      mpi_check(MPI_File_set_view(file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
-                "MPI_File_set_view");
+      io->set_view(0, MPI_BYTE, MPI_BYTE);
     } else if (!in_file_order(extents)) {
       // The view needs file order: the extents are sorted, and the stream (stamped per extent,
       // in this order) follows them. The pre-flight check refused what cannot be sorted among
@@ -185,16 +183,12 @@ void PatternModule::Run::prepare_unit(std::int64_t unit) {
                     "make the Geometry's extents() ascend in file order without overlap, or run "
                     "the block with FileView off");
       FileView v{extents.front().offset, hindexed_bytes(extents, extents.front().offset)};
-      mpi_check(
-          MPI_File_set_view(file, v.disp, MPI_BYTE, v.filetype.get(), "native", MPI_INFO_NULL),
-          "MPI_File_set_view");
+      io->set_view(v.disp, MPI_BYTE, v.filetype.get());
     } else {
       FileView v = geometry->view(rank, unit);
-      mpi_check(
-          MPI_File_set_view(file, v.disp, MPI_BYTE, v.filetype.get(), "native", MPI_INFO_NULL),
-          "MPI_File_set_view");
+      io->set_view(v.disp, MPI_BYTE, v.filetype.get());
     }
-  } else if (!mpiio) {
+  } else if (!views) {
     memtype = type_if_large(bytes); // one transfer of the whole stream
   } else {
     pieces.resize(extents.size());
@@ -240,7 +234,7 @@ void PatternModule::Run::io_run(bool write, bool collective, MPI_Offset off, voi
 }
 
 void PatternModule::Run::transfer(bool write, bool collective) {
-  if (!mpiio) {
+  if (!views) {
     if (bytes > 0)
       io_run(write, collective, 0, stream.data(), bytes, memtype, extents.data(), extents.size());
     else if (collective)

@@ -33,8 +33,7 @@ struct Piece {
 struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
-  MPI_File file = MPI_FILE_NULL;
-  // The test's I/O interface (the harness's): every transfer goes through it.
+  // The test's I/O interface (the harness's): every transfer and view goes through it.
   io::Interface *io = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
@@ -44,8 +43,8 @@ struct PatternModule::Run {
   std::string where;                   // "module M, test 'T'", for errors found while running
   VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
   bool stamp_for_later = false; // FilesFrom: a later block reads what this Write block writes
-  bool mpiio = true;            // the block's interface is MPI-IO: file views, one call per piece
-  bool use_view = true;         // FileView on under MPI-IO (other interfaces have no file view)
+  bool views = true;            // the block's backend has file views: one call per piece without
+  bool use_view = true;         // FileView on, on a backend with views (others have none)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
   std::vector<Extent> extents; // this unit's file extents (stream order; under a file view in
@@ -109,8 +108,8 @@ struct PatternModule::Run {
 
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
   /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
-  /// makes max_pieces calls, empty ones where it has fewer pieces. Under another interface than
-  /// MPI-IO (no file view): one transfer carrying all the unit's extents, the stream as memory;
+  /// makes max_pieces calls, empty ones where it has fewer pieces. On a backend without file
+  /// views: one transfer carrying all the unit's extents, the stream as memory;
   /// collectively every rank makes it, with count 0 and no extents when it has no bytes.
   void transfer(bool write, bool collective);
   /// transfer(true, collective).

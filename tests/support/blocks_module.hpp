@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "backends.hpp"
 #include "mpi_test.hpp"
-#include "pio/io/mpiio.hpp"
+#include "mpiio_io.hpp"
 #include "pio/mpi_handles.hpp"
 #include "pio/patterns/pattern_module.hpp"
 
@@ -47,7 +48,6 @@ struct BlocksTest {
     test.comm = MPI_COMM_WORLD;
     test.rank = mctx.rank;
     test.size = mctx.size;
-    test.file = file.get();
     test.io = &io;
   }
   BlocksTest(const BlocksTest &) = delete;
@@ -68,6 +68,8 @@ private:
     m.size = size();
     m.verify = verify;
     m.use_file_view = file_view;
+    m.interface = "mpiio";
+    m.capabilities = backend_info("mpiio").capabilities;
     m.settings = pio::Settings(std::map<std::string, std::vector<std::string>>{
         {"Mode", {mode}}, {"WorkUnits", {"2"}}, {"HeaderOffset", {"0"}}});
     return m;

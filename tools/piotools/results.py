@@ -119,8 +119,8 @@ class Test:
         }
 
 
-# The harness's default Interface (include/pio/io/options.hpp): what a block without the
-# `interface` field (a document from before the field existed) ran through.
+# The harness's default Interface (harness/config/harness_directives.cpp): what a block
+# without the `interface` field (a document from before the field existed) ran through.
 DEFAULT_INTERFACE = "mpiio"
 
 

@@ -1,30 +1,28 @@
 #pragma once
-/// The I/O seam: the one place a module's data transfers go through. Each I/O interface is an
-/// implementation of Interface over a file the harness opened; io::MpiIo (pio/io/mpiio.hpp) is
-/// MPI-IO, io::PosixIo (pio/io/posix.hpp) POSIX. The pattern engine, b_eff_io and IMB-IO keep only
-/// their methodology (what to move, when, how to check it) and hand each transfer here.
+/// The I/O seam: the one place a module's data transfers, views, seeks and flushes go through.
+/// Each backend (pio/io/backend.hpp: mpiio, posix, hdf5, or one of a site's) implements
+/// Interface over a file it opened for the harness; the pattern engine, b_eff_io and IMB-IO keep
+/// only their methodology (what to move, when, how to check it) and hand each call here.
 ///
-/// How the interfaces without file views implement it (docs/interfaces.md):
-/// - POSIX (pwrite/pread, IOR's POSIX backend): the file is a descriptor the interface opened on
-///   the harness's file. start() of a Blocking transfer makes one pwrite/pread per entry of
-///   Transfer::extents, taking consecutive bytes of the buffer (count x datatype must then be
-///   contiguous memory: the engine's no-view path), looping on short transfers; Collective is
-///   accepted and made independent; NonBlocking does the transfer in start() and sets *request
-///   to MPI_REQUEST_NULL (finish and wait_all then return at once); Split and the two file
-///   pointers need state POSIX has not (refused with a pio::Error naming the combination).
-///   A transfer without extents is refused: POSIX cannot see an MPI file view.
-/// - Parallel HDF5 (a 1-D byte dataset, IOR's HDF5 backend): the file space selection is the
-///   union of Transfer::extents as hyperslabs, the memory space `count x datatype` bytes;
-///   H5Dwrite/H5Dread with a transfer property list set independent or collective
-///   (H5Pset_dxpl_mpio) from Transfer::coordination; explicit offsets only.
+/// A backend without file views (Capability::FileViews) places a transfer by its
+/// Transfer::extents: consecutive bytes of memory (count x datatype must then be contiguous)
+/// go to each extent in turn. A call that needs a capability the backend lacks throws a
+/// pio::Error naming the capability; modules check the capabilities before any I/O
+/// (ModuleContext::require), so that a config is refused at its Interface line instead.
+
+#include <mpi.h>
 
 #include <cstdint>
+#include <map>
+#include <string>
 
+#include "pio/error.hpp"
+#include "pio/io/capability.hpp"
 #include "pio/io/transfer.hpp"
 
 namespace pio::io {
 
-/// One I/O interface over one open file. Errors are thrown as pio::Error (MpiError for MPI
+/// One backend's calls over one open file. Errors are thrown as pio::Error (MpiError for MPI
 /// return codes), naming the call that failed.
 class Interface {
 public:
@@ -39,7 +37,7 @@ public:
   /// Completes n NonBlocking transfers whose requests are requests[0 .. n-1].
   virtual void wait_all(MPI_Request *requests, int n) = 0;
   /// Flushes this rank's writes to storage (MPI_File_sync, fsync, H5Fflush): SyncWrites.
-  /// Collective over the file's ranks for MPI-IO and HDF5.
+  /// Collective over the file's ranks where the backend's flush is (MPI-IO, HDF5).
   virtual void sync() = 0;
   /// Declares the bytes the file's data spans, before the first transfer of a test (the maximum
   /// over the file's ranks of offset + length of every extent). HDF5 creates (or opens) its
@@ -49,10 +47,42 @@ public:
   /// its dataset's extent, 0 without one): what an earlier block left, for a reader that draws
   /// its offsets from the whole file (IOR's get_file_size before a random read).
   virtual std::int64_t size() = 0;
+  /// Sets the file view (MPI_File_set_view, "native" representation): displacement in bytes,
+  /// etype, filetype. Collective over the file's ranks. Capability::FileViews.
+  virtual void set_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype) {
+    (void)disp, (void)etype, (void)filetype;
+    lacks(Capability::FileViews, "set_view");
+  }
+  /// Moves this rank's file pointer to `offset` (etypes of the view; bytes without one), as
+  /// MPI_File_seek(MPI_SEEK_SET). Capability::IndividualPointers.
+  virtual void seek(MPI_Offset offset) {
+    (void)offset;
+    lacks(Capability::IndividualPointers, "seek");
+  }
+  /// Moves the file pointer the file's ranks share to `offset`, as
+  /// MPI_File_seek_shared(MPI_SEEK_SET); collective. Capability::SharedPointers.
+  virtual void seek_shared(MPI_Offset offset) {
+    (void)offset;
+    lacks(Capability::SharedPointers, "seek_shared");
+  }
+  /// Sets MPI-IO hints on the open file (MPI_File_set_info); collective. Capability::Hints.
+  virtual void set_info(const std::map<std::string, std::string> &hints) {
+    (void)hints;
+    lacks(Capability::Hints, "set_info");
+  }
   /// start() then finish(): the whole transfer, whatever its completion.
   std::int64_t run(const Transfer &t) {
     const std::int64_t started = start(t);
     return t.completion == Completion::Blocking ? started : finish(t);
+  }
+
+protected:
+  /// Throws the error of a call this backend cannot make.
+  [[noreturn]] static void lacks(Capability c, const char *call) {
+    throw Error(std::string("Interface::") + call + ": this backend has no " + describe(c) +
+                    " (capability " + to_string(c) + ")",
+                "check the capability before the call (ModuleContext::require), or choose an "
+                "Interface that offers it (pio-harness --list-interfaces)");
   }
 };
 

@@ -38,10 +38,35 @@ enum class Completion {
 };
 
 /// The text of each value (error messages, logs): "write", "explicit offset", ...
-const char *to_string(Direction d);
-const char *to_string(Positioning p);
-const char *to_string(Coordination c);
-const char *to_string(Completion c);
+inline const char *to_string(Direction d) { return d == Direction::Write ? "write" : "read"; }
+/// "explicit offset", "individual file pointer" or "shared file pointer".
+inline const char *to_string(Positioning p) {
+  switch (p) {
+  case Positioning::ExplicitOffset:
+    return "explicit offset";
+  case Positioning::IndividualPointer:
+    return "individual file pointer";
+  case Positioning::SharedPointer:
+    return "shared file pointer";
+  }
+  return "?";
+}
+/// "collective" or "independent".
+inline const char *to_string(Coordination c) {
+  return c == Coordination::Collective ? "collective" : "independent";
+}
+/// "blocking", "non-blocking" or "split".
+inline const char *to_string(Completion c) {
+  switch (c) {
+  case Completion::Blocking:
+    return "blocking";
+  case Completion::NonBlocking:
+    return "non-blocking";
+  case Completion::Split:
+    return "split";
+  }
+  return "?";
+}
 
 /// A contiguous run of bytes in the file.
 struct Extent {
@@ -63,8 +88,8 @@ struct Transfer {
   MPI_Request *request = nullptr; ///< NonBlocking: where the started request goes
   bool count_moved = false;       ///< report the elements actually moved (else `count` is assumed)
   /// The file bytes the transfer covers, in stream order (the order memory holds them), when the
-  /// caller knows them; nullptr when not. An interface without file views or file pointers
-  /// (POSIX, HDF5) acts on these; MPI-IO ignores them.
+  /// caller knows them; nullptr when not. A backend without file views (Capability::FileViews:
+  /// POSIX, HDF5) acts on these; one with them (MPI-IO) places the transfer by its view.
   const Extent *extents = nullptr;
   std::size_t extent_count = 0; ///< entries at extents
 };

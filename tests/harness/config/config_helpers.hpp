@@ -6,7 +6,9 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "load/catalog.hpp"
 #include "mpi_test.hpp"
+#include "plan/backend_plan.hpp"
 
 namespace pio::test {
 
@@ -16,10 +18,14 @@ inline std::string conf(const TempDir &dir, const std::string &name, const std::
   return dir.file(name);
 }
 
-/// Parses and returns the ConfigError's message and hint (fails the test if parsing succeeds).
+/// Parses as a run does, with the global lines that are no harness directive then checked
+/// against the backends of the build's module directory (a backend's option, or unknown), and
+/// returns the ConfigError's message and hint (fails the test if both succeed).
 inline std::string error_of(const std::string &path) {
   try {
-    harness::parse_config(path);
+    const harness::Config config = harness::parse_config(path);
+    harness::Catalog catalog = harness::scan_modules({module_dir()});
+    harness::check_global_backend_lines(config, catalog);
   } catch (const harness::ConfigError &e) {
     return std::string(e.what()) + " | " + e.hint();
   }

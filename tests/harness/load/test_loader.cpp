@@ -20,6 +20,26 @@ TEST_CASE("a real module loads and lists its modules", "[loader]") {
   CHECK(inst.lib == lib.lib); // the instance keeps its library loaded
 }
 
+TEST_CASE("a backend object loads its backends; one built for another API version is refused "
+          "before any call",
+          "[loader][backend]") {
+  const auto lib = pio::harness::load_library(pio::test::module_dir() + "/posix_backend.so");
+  CHECK(lib.modules->empty());
+  REQUIRE(lib.backends->size() == 1);
+  const auto &b = lib.backends->front();
+  CHECK(b.name == "posix");
+  CHECK(b.capabilities.has(pio::io::Capability::ODirect));
+  CHECK(!b.capabilities.has(pio::io::Capability::SharedPointers));
+  REQUIRE(b.options.size() == 1);
+  CHECK(b.options[0].spec.name == "ODirect");
+  CHECK(b.options[0].asks_for == pio::io::Capability::ODirect);
+  const std::string path = std::string(PIO_BAD_MODULE_DIR) + "/bad_version_backend.so";
+  CHECK_THROWS_WITH(pio::harness::load_library(path),
+                    Contains("module API version 999") &&
+                        Contains("module API version " + std::to_string(pio::kApiVersion)) &&
+                        Contains(path));
+}
+
 TEST_CASE("a missing module file is a clear error", "[loader]") {
   CHECK_THROWS_WITH(pio::harness::load_library("/nonexistent/dir/x.so"),
                     Contains("/nonexistent/dir/x.so") && Contains("does not exist"));
@@ -60,14 +80,14 @@ TEST_CASE("a scan reads manifests only; objects without one are opened when a na
           "[loader]") {
   auto cat = pio::harness::scan_modules({pio::test::module_dir(), PIO_BAD_MODULE_DIR});
   CHECK(cat.libraries.empty()); // nothing opened yet
-  CHECK(cat.unlisted.size() == 3);
+  CHECK(cat.unlisted.size() == 4); // bad_version, no_symbol, bad_abi, bad_version_backend
   CHECK(cat.find("simple_strided") != nullptr);
   CHECK(cat.find("Simple Strided") != nullptr); // by title too
   CHECK(cat.find("null") != nullptr);
   CHECK(cat.libraries.size() == 2); // only the two objects asked for
   CHECK(cat.problems.empty());
   CHECK(cat.find("no_such_module") == nullptr);
-  CHECK(cat.problems.size() == 3); // the three fixtures without a manifest, opened and refused
+  CHECK(cat.problems.size() == 4); // the four fixtures without a manifest, opened and refused
 }
 
 TEST_CASE("a truncated or broken module file is refused by name, never mapped", "[loader]") {

@@ -69,11 +69,20 @@ std::string null_config(const pio::test::TempDir &dir, const std::string &module
          "\n</ap_module>\n";
 }
 
+/// Runs config on the module path `module_dirs`, then a directory of the in-tree backends (each
+/// object and its manifest, written after it): every block's Interface needs its backend.
 pio::test::Ran run_in(const pio::test::TempDir &dir, const std::string &name,
                       const std::string &config, std::vector<std::string> module_dirs) {
+  pio::test::TempDir backends;
+  for (const char *b : {"mpiio_backend", "posix_backend", "hdf5_backend"}) {
+    copy_file(pio::test::module_dir() + "/" + b + ".so", backends.file(std::string(b) + ".so"));
+    copy_file(pio::test::module_dir() + "/" + b + ".pio-manifest",
+              backends.file(std::string(b) + ".pio-manifest"));
+  }
   MPI_Barrier(MPI_COMM_WORLD); // files written by rank 0 are there
   pio::harness::RunOptions opt;
   opt.module_dirs = std::move(module_dirs);
+  opt.module_dirs.push_back(backends.path());
   return pio::test::run_config_with(dir, name, config, opt);
 }
 
@@ -104,6 +113,10 @@ TEST_CASE("pio_add_module writes a manifest beside each module listing what it e
     for (const auto &info : *lib.modules)
       exported.emplace_back(info.name, info.title);
     CHECK(m.modules == exported);
+    std::vector<std::string> backends; // a backend object's manifest lists its backends
+    for (const auto &info : *lib.backends)
+      backends.push_back(info.name);
+    CHECK(m.backends == backends);
   }
   CHECK(objects > 10);
   CHECK(manifests == objects); // every module built by pio_add_module has one
@@ -112,6 +125,12 @@ TEST_CASE("pio_add_module writes a manifest beside each module listing what it e
   CHECK(simple.object == "simple_strided.so");
   CHECK(simple.modules ==
         std::vector<std::pair<std::string, std::string>>{{"simple_strided", "Simple Strided"}});
+  // The backends are objects of their own, with `backend <word>` lines.
+  const auto posix =
+      pio::harness::read_manifest(pio::test::module_dir() + "/posix_backend.pio-manifest");
+  CHECK(posix.object == "posix_backend.so");
+  CHECK(posix.modules.empty());
+  CHECK(posix.backends == std::vector<std::string>{"posix"});
 }
 
 TEST_CASE("pio-manifest writes the manifest of a module and fails clearly on anything else",

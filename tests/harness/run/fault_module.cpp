@@ -76,7 +76,7 @@ public:
   }
   void describe_test(pio::TestContext &t) override {
     test_ = t.test_index;
-    file_ = t.file;
+    io_ = t.io;
     maybe_fail("describe_test", test_);
     if (group_size_ > 0) {
       // The group communicator is the test's: its size matches GroupSize (collective, so only
@@ -89,11 +89,10 @@ public:
     }
     if (check_all_)
       check_all(t);
-    if (t.test_index > 0 && t.spec().keep_file && file_ != MPI_FILE_NULL) {
+    if (t.test_index > 0 && t.spec().keep_file && io_) {
       // A kept file still holds what the previous test wrote.
       char got[8] = {0};
-      pio::mpi_check(MPI_File_read_at(file_, 0, got, 8, MPI_BYTE, MPI_STATUS_IGNORE),
-                     "MPI_File_read_at");
+      io_->run(transfer(pio::io::Direction::Read, got, 0));
       if (std::string(got, 8) != "pio-test")
         throw pio::Error("the file of the previous test is gone", "KeepFile must keep it");
     }
@@ -101,11 +100,10 @@ public:
   void before_work_unit(pio::UnitContext &) override { maybe_fail("before_work_unit", test_); }
   std::int64_t work_unit(pio::UnitContext &u) override {
     maybe_fail("work_unit", test_);
-    if (file_ != MPI_FILE_NULL) {
-      const char data[8] = {'p', 'i', 'o', '-', 't', 'e', 's', 't'};
-      pio::mpi_check(MPI_File_write_at(file_, (u.unit * u.test->size + u.test->rank) * 8, data, 8,
-                                       MPI_BYTE, MPI_STATUS_IGNORE),
-                     "MPI_File_write_at");
+    if (io_) {
+      char data[8] = {'p', 'i', 'o', '-', 't', 'e', 's', 't'};
+      io_->run(
+          transfer(pio::io::Direction::Write, data, (u.unit * u.test->size + u.test->rank) * 8));
     }
     return bytes_;
   }
@@ -171,7 +169,21 @@ private:
   std::string suffix_;
   int rank_ = 0;
   std::int64_t test_ = 0;
-  MPI_File file_ = MPI_FILE_NULL;
+  pio::io::Interface *io_ = nullptr; ///< the test's file, if it has one
+  pio::io::Extent at_;               ///< the 8 bytes the transfer below moves
+
+  /// 8 bytes at `offset` through the seam (explicit offset, independent, blocking).
+  pio::io::Transfer transfer(pio::io::Direction d, char *bytes, std::int64_t offset) {
+    at_ = {offset, 8};
+    pio::io::Transfer t;
+    t.direction = d;
+    t.buffer = bytes;
+    t.count = 8;
+    t.offset = offset;
+    t.extents = &at_;
+    t.extent_count = 1;
+    return t;
+  }
   int one_ = 1;
   int group_size_ = 0;
   int group_count_ = 1;

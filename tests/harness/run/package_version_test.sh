@@ -1,7 +1,8 @@
 #!/bin/sh
 # find_package(pio-bench X.Y) against the installed tree follows the module API
 # (cmake/pio-bench-config-version.cmake.in, docs/writing-a-module.md "Versions and the module
-# API"): a version of this API is found, one of another API or a newer one is refused with the
+# API"): the version is 0.<API>.<patch>; a version of this API is found, one of another API (0.4,
+# whose line went through APIs 7 to 9), an unknown line or a newer one is refused with the
 # reason in CMake's error.
 # Usage: BUILD_DIR
 set -eu
@@ -56,6 +57,12 @@ expect_found "$version"
 [ "$api" -ne 1 ] && expect_refused 0.1 "0.1 asked for has module API 1: port the module" \
   "docs/writing-a-module.md, 'Migrating between module API versions') and ask for $line)"
 [ "$api" -ne 5 ] && expect_refused 0.2 "0.2 asked for has module API 5: port the module"
+# 0.4 went through module APIs 7, 8 and 9: a module written for it is refused, whichever it has.
+expect_refused 0.4 "0.4 asked for has module API 7 to 9: port the module"
+# From API 10 on the release line is the API: the package's own line only.
+[ "$line" = "0.$api" ] || { echo "FAIL: version $version is not 0.$api.<patch> (module API $api)"; failed=$((failed + 1)); }
+expect_refused "0.$((api + 1))" "older than the 0.$((api + 1)) asked for"
+expect_refused 0.9 "no pio-bench 0.9 release is known"
 expect_refused 9.0 "older than the 9.0 asked for"
 echo "package_version: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -35,7 +35,7 @@ public:
     return {t};
   }
   void describe_test(pio::TestContext &t) override {
-    file_ = t.file;
+    io_ = t.io;
     comm_ = t.comm;
     rank_ = t.rank;
     size_ = t.size;
@@ -44,19 +44,23 @@ public:
   void before_work_unit(pio::UnitContext &u) override { maybe_fail("before_work_unit", u); }
   std::int64_t work_unit(pio::UnitContext &u) override {
     const MPI_Offset off = (u.unit * size_ + rank_) * kBlock;
+    const pio::io::Extent at{off, kBlock};
+    pio::io::Transfer t; // MPI_File_write_at / read_at under mpiio
+    t.buffer = buf_.data();
+    t.count = static_cast<int>(kBlock);
+    t.offset = off;
+    t.extents = &at;
+    t.extent_count = 1;
     if (u.phase == 0) {
       for (std::int64_t k = 0; k < kBlock; ++k)
         buf_[static_cast<size_t>(k)] = stamp(rank_, u.unit, k);
       if (write_delay_ > 0)
         std::this_thread::sleep_for(std::chrono::duration<double>(write_delay_));
-      pio::mpi_check(MPI_File_write_at(file_, off, buf_.data(), static_cast<int>(kBlock), MPI_BYTE,
-                                       MPI_STATUS_IGNORE),
-                     "MPI_File_write_at");
+      io_->run(t);
     } else {
       std::fill(buf_.begin(), buf_.end(), 0);
-      pio::mpi_check(MPI_File_read_at(file_, off, buf_.data(), static_cast<int>(kBlock), MPI_BYTE,
-                                      MPI_STATUS_IGNORE),
-                     "MPI_File_read_at");
+      t.direction = pio::io::Direction::Read;
+      io_->run(t);
     }
     // A collective call inside every unit: ranks out of step would wait here for good.
     int one = 1, all = 0;
@@ -85,7 +89,7 @@ private:
   std::string fail_in_;
   int fail_rank_ = 0;
   std::int64_t fail_unit_ = 0;
-  MPI_File file_ = MPI_FILE_NULL;
+  pio::io::Interface *io_ = nullptr;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::vector<unsigned char> buf_;

@@ -270,6 +270,29 @@ TEST_CASE("every pattern type lays out its file as §5.1 defines, verified on re
   }
 }
 
+TEST_CASE("pattern types 2 and 3 run through Interface posix (individual file pointers as lseek "
+          "and write), their files as §5.1 defines, verified on read",
+          "[beff][layout][posix]") {
+  const int n = pio::test::size();
+  for (int type : {2, 3}) {
+    DYNAMIC_SECTION("pattern type " << type) {
+      pio::test::TempDir dir;
+      const auto ran =
+          pio::test::run_config(dir, "posix", layout_config(dir, type, "Interface posix\n"), true);
+      INFO(ran.err);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const auto &mod = ran.results["modules"][0];
+        CHECK(mod["interface"] == "posix");
+        REQUIRE(mod["tests"].size() == 3);
+        for (const auto &test : mod["tests"])
+          CHECK(test["error"].is_null());
+        return image_matches(dir, type, n);
+      }));
+    }
+  }
+}
+
 TEST_CASE("type 1 falls back to individual file pointers and says so", "[beff][fallback]") {
   pio::test::TempDir dir;
   const auto ran =

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "backends.hpp"
+#include "io_module.hpp"
 #include "layout.hpp"
 #include "mpi_test.hpp"
 
@@ -133,6 +135,68 @@ TEST_CASE("every write benchmark leaves the guide's layout in the file, byte for
       }
     }
     return true;
+  }));
+}
+
+TEST_CASE("the benchmarks whose calls POSIX has (explicit offsets, private files) run through "
+          "Interface posix: the guide's layout byte for byte, reads verified, Open_Close",
+          "[imb_io][posix]") {
+  pio::test::TempDir dir;
+  const int np = pio::test::size();
+  const pio::io::Capabilities posix = pio::test::backend_info("posix").capabilities;
+  std::string conf = "Interface posix\nVerify on\n";
+  std::vector<Benchmark> ran_here;
+  for (const auto &b : benchmarks()) {
+    const auto wants = needs(b);
+    if (b.action == Action::None ||
+        !std::all_of(wants.begin(), wants.end(), [&](auto c) { return posix.has(c); }))
+      continue;
+    conf += block(b.name, dir.file(b.name), is_write(b) ? "Mode aggregate\n" : "");
+    ran_here.push_back(b);
+  }
+  conf += block("Open_Close", dir.file("oc"), "");
+  const auto ran = pio::test::run_config(dir, "posix", conf, /*keep_files=*/true);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  // S_Write_expl, S_Read_expl, P_Write_expl, P_Read_expl, P_Write_priv, P_Read_priv.
+  REQUIRE(all_ranks(ran_here.size() == 6));
+  bool ok = true;
+  for (const auto &b : ran_here) {
+    if (!is_write(b))
+      continue;
+    const std::string file = dir.file(b.name);
+    std::string e;
+    if (b.pos == Positioning::Priv) {
+      const auto bytes = pio::test::read_bytes(file + "." + std::to_string(pio::test::rank()));
+      const Portion p = rank_portion(pio::test::rank(), np, kX);
+      if (static_cast<std::int64_t>(bytes.size()) != 3 * p.length)
+        e = "private file size " + std::to_string(bytes.size());
+      for (std::int64_t j = 0; j < 3 && e.empty(); ++j)
+        for (std::int64_t k = 0; k < p.length && e.empty(); ++k)
+          if (static_cast<char>(bytes[static_cast<size_t>(j * p.length + k)]) !=
+              data_byte(pio::test::rank(), k))
+            e = "private byte " + std::to_string(j * p.length + k) + " differs";
+    } else if (pio::test::rank() == 0) {
+      e = common_file_ok(b, pio::test::read_bytes(file), b.cls == Class::Single ? 1 : np, 3);
+    }
+    if (!e.empty()) {
+      UNSCOPED_INFO(b.name << " rank " << pio::test::rank() << ": " << e);
+      ok = false;
+    }
+  }
+  REQUIRE(all_ranks(ok));
+  // Open_Close opened, wrote one byte at the start and closed its own file through posix (kept:
+  // KeepFiles).
+  REQUIRE(all_ranks(pio::test::read_bytes(dir.file("oc.open_close")).size() == 1));
+  REQUIRE(on_root([&] {
+    for (const auto &m : ran.run.modules) {
+      INFO(m.module);
+      CHECK(m.interface == "posix");
+      CHECK(!m.error);
+      for (const auto &t : m.tests)
+        CHECK(!t.error);
+    }
+    return ran.run.modules.size() == 7;
   }));
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "backends.hpp"
 #include "mpi_test.hpp"
-#include "pio/io/open_file.hpp"
 
 namespace io = pio::io;
 using pio::test::all_ranks;
@@ -35,25 +35,23 @@ void write_at(io::OpenFile &f, std::int64_t offset, std::int64_t bytes, std::int
 
 TEST_CASE("Interface::size is the bytes the file holds, in a new file and after reopening it",
           "[io][size]") {
-  for (const auto kind :
-       {io::InterfaceKind::MpiIo, io::InterfaceKind::Posix, io::InterfaceKind::Hdf5}) {
-    DYNAMIC_SECTION(io::to_string(kind)) {
+  for (const std::string kind : {"mpiio", "posix", "hdf5"}) {
+    DYNAMIC_SECTION(kind) {
       TempDir dir;
       // A file per rank, of a length of its own: 3000 bytes skipped, then 5000 + 17 * rank.
       const std::string path = dir.file("sized." + std::to_string(rank()));
       const std::int64_t end = 3000 + 5000 + 17 * rank();
-      io::Options o;
-      o.kind = kind;
+      const auto backend = pio::test::backend(kind);
       std::int64_t fresh = -1, written = -1, reopened = -1;
       {
-        auto f = io::open_file(o, MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, {});
+        auto f = backend->open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR, {});
         fresh = f->io().size();
         write_at(*f, 3000, end - 3000, end);
         written = f->io().size();
         f->close();
       }
       {
-        auto f = io::open_file(o, MPI_COMM_SELF, path, MPI_MODE_RDONLY, {});
+        auto f = backend->open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, {});
         reopened = f->io().size();
         f->close();
       }

@@ -1,7 +1,8 @@
 // The Interface directive through the harness (docs/interfaces.md): a Sweep over interfaces runs
 // each and labels its blocks apart, the interface recorded in the JSON, the CSV and the console;
 // the settings an interface cannot honour are config errors at the line at fault before any
-// I/O (exit 2: hints on a posix block, ODirect off posix, b_eff_io and IMB-IO off MPI-IO);
+// I/O (exit 2: hints on a posix block, ODirect off posix, a b_eff_io or IMB-IO pattern whose
+// capability the backend lacks, named with the pattern);
 // ODirect runs byte-exact on ext4 (/var/tmp) and fails cleanly on tmpfs and on misaligned
 // transfers.
 #include <catch2/catch.hpp>
@@ -142,7 +143,8 @@ TEST_CASE("hints on a posix block are a config error at the Hint line", "[interf
   // A global Hint line (line 2) reaches a posix block.
   expect_config_stop("TestFile \"@DIR@/x\"\nHint cb_nodes 1\n" +
                          strided_block("  Interface posix\n"),
-                     "bad.conf:2: Hint cb_nodes applies", "POSIX takes no MPI-IO hints");
+                     "bad.conf:2: Hint cb_nodes applies",
+                     "Interface posix takes no MPI-IO hints (capability hints)");
   // A swept hint (line 8) in a block swept over interfaces.
   expect_config_stop("TestFile \"@DIR@/x\"\n" + strided_block("  Sweep Interface mpiio posix\n"
                                                               "  Sweep Hint:cb_nodes 1\n"),
@@ -153,29 +155,47 @@ TEST_CASE("ODirect on another interface than posix is a config error at its line
           "[interface_config]") {
   expect_config_stop("TestFile \"@DIR@/x\"\nODirect on\n" + strided_block(""),
                      "bad.conf:2: ODirect on applies to the block at ",
-                     "which uses Interface mpiio (the default): O_DIRECT is a flag of POSIX's "
-                     "open");
+                     "which uses Interface mpiio (the default): ODirect is an option of Interface "
+                     "posix and asks for O_DIRECT (bypassing the page cache) (capability "
+                     "o_direct), which Interface mpiio does not offer");
   expect_config_stop("TestFile \"@DIR@/x\"\n" + strided_block("  Interface hdf5\n  ODirect on\n"),
                      "bad.conf:8: ODirect on applies", "Interface hdf5 (set at ");
 }
 
 TEST_CASE("an unknown interface is a config error listing the interfaces", "[interface_config]") {
   expect_config_stop("TestFile \"@DIR@/x\"\n" + strided_block("  Interface pnetcdf\n"),
-                     "bad.conf:7: Interface", "'pnetcdf' is not one of mpiio, posix, hdf5");
+                     "bad.conf:7: Interface",
+                     "Interface 'pnetcdf' is not one of hdf5, mpiio, posix");
 }
 
-TEST_CASE("b_eff_io and IMB-IO refuse another interface than mpiio at pre-flight",
+TEST_CASE("b_eff_io and IMB-IO refuse, at pre-flight, a pattern whose capability the block's "
+          "interface lacks, naming the pattern and the capability",
           "[interface_config]") {
+  // b_eff_io's type 0 needs collective calls and its strided view, which POSIX has not.
   expect_config_stop("TestFile \"@DIR@/t\"\n<ap_module>\n  ModuleName beff_io\n"
                      "  Definition paper\n  ScheduledTime 3\n  Interface posix\n</ap_module>\n",
-                     "bad.conf:6: Interface: beff_io makes MPI-IO's own calls and cannot run "
-                     "through Interface posix",
-                     "Interface mpiio");
+                     "bad.conf:6: Interface: beff_io pattern type 0 needs collective transfers "
+                     "and MPI file views (capability collective, file_views), which Interface "
+                     "posix does not offer",
+                     "choose an Interface with collective, file_views");
+  // Type 1 alone: shared file pointers, or its strided fallback, neither of which POSIX has.
+  expect_config_stop("TestFile \"@DIR@/t\"\n<ap_module>\n  ModuleName beff_io\n"
+                     "  Definition paper\n  ScheduledTime 3\n  PatternTypes 1\n"
+                     "  Interface posix\n</ap_module>\n",
+                     "bad.conf:7: Interface: beff_io pattern type 1 (shared) needs shared file "
+                     "pointers (capability shared_pointers), which Interface posix does not offer",
+                     "PatternTypes 2 3");
   // Set globally (line 2): the error names that line.
   expect_config_stop("TestFile \"@DIR@/t\"\nInterface posix\n<ap_module>\n"
                      "  ModuleName imb_S_Write_indv\n  MsgLengths 1000\n</ap_module>\n",
-                     "bad.conf:2: Interface: imb_s_write_indv makes MPI-IO's own calls",
-                     "write Interface mpiio in this block");
+                     "bad.conf:2: Interface: imb_s_write_indv (IMB-IO S_Write_indv) needs MPI "
+                     "file views (capability file_views), which Interface posix does not offer",
+                     "choose an Interface with file_views");
+  expect_config_stop("TestFile \"@DIR@/t\"\nInterface posix\n<ap_module>\n"
+                     "  ModuleName imb_P_Write_shared\n  MsgLengths 1000\n</ap_module>\n",
+                     "bad.conf:2: Interface: imb_p_write_shared (IMB-IO P_Write_shared) needs "
+                     "shared file pointers (capability shared_pointers)",
+                     "Interface posix does not offer");
 }
 
 TEST_CASE("ODirect on ext4: every temporal mode byte-exact with 4 KiB strips",

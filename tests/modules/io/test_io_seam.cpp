@@ -10,8 +10,8 @@
 
 #include "call_log.hpp"
 #include "mpi_test.hpp"
+#include "mpiio_io.hpp"
 #include "pio/error.hpp"
-#include "pio/io/mpiio.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace io = pio::io;

@@ -1,7 +1,8 @@
-// The I/O seam's POSIX interface (pio/io/posix.hpp): each extent of a transfer lands at its
-// offset, taking consecutive bytes of memory (byte-exact file, data read back); Collective runs
-// independently, NonBlocking completes in start(); file pointers, split transfers, transfers
-// without extents and non-contiguous memory are refused with messages naming what; open follows
+// The posix backend (backends/posix): each extent of a transfer lands at its offset, taking
+// consecutive bytes of memory (byte-exact file, data read back); the individual file pointer
+// moves contiguous bytes where seek put it and advances; Collective runs independently,
+// NonBlocking completes in start(); the shared file pointer, split transfers, transfers without
+// extents and non-contiguous memory are refused with messages naming what; open follows
 // MPI-IO's amode (no O_CREAT without MPI_MODE_CREATE); errors name the call, the path, the
 // offset and errno's text; O_DIRECT is refused on tmpfs (/dev/shm) and on misaligned
 // transfers, and works on ext4 (/var/tmp) with 4 KiB transfers. Every rank works on a file of
@@ -18,10 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "backends.hpp"
 #include "mpi_test.hpp"
 #include "pio/error.hpp"
-#include "pio/io/open_file.hpp"
-#include "pio/io/posix.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace io = pio::io;
@@ -41,10 +41,8 @@ std::string my_file(const TempDir &dir, const std::string &name) {
 /// Opens path through the seam's dispatch with Interface posix.
 std::unique_ptr<io::OpenFile> open_posix(const std::string &path, bool direct = false,
                                          int amode = MPI_MODE_RDWR | MPI_MODE_CREATE) {
-  io::Options o;
-  o.kind = io::InterfaceKind::Posix;
-  o.o_direct = direct;
-  return io::open_file(o, MPI_COMM_SELF, path, amode, {});
+  return pio::test::backend("posix", {{"ODirect", {direct ? "on" : "off"}}})
+      ->open(MPI_COMM_SELF, path, amode, {});
 }
 
 /// The message of the pio::Error f throws ("" when it throws none).
@@ -97,7 +95,7 @@ TEST_CASE("posix seam: one pwrite per extent, memory consumed in stream order", 
   for (size_t i = 0; i < stream.size(); ++i)
     stream[i] = static_cast<std::uint8_t>(i * 7 + rank() + 1);
   auto file = open_posix(path);
-  REQUIRE(all_ranks(file->mpi_file() == MPI_FILE_NULL && file->hints_in_effect().empty()));
+  REQUIRE(all_ranks(file->hints_in_effect().empty()));
   io::Interface &seam = file->io();
   const auto w = transfer(io::Direction::Write, stream.data(), 35, extents);
   REQUIRE(all_ranks(seam.run(w) == 35));
@@ -145,11 +143,14 @@ TEST_CASE("posix seam: what POSIX cannot do is refused, naming it", "[posix_seam
   const std::vector<io::Extent> one = {{0, 64}};
 
   auto pointer = transfer(io::Direction::Write, b.data(), 64, one);
-  pointer.positioning = io::Positioning::IndividualPointer;
+  pointer.positioning = io::Positioning::SharedPointer;
   const std::string p = error_of([&] { seam.run(pointer); });
   INFO(p);
-  REQUIRE(all_ranks(contains(p, "Interface posix has no blocking write on the individual file "
+  REQUIRE(all_ranks(contains(p, "Interface posix has no blocking write on the shared file "
                                 "pointer")));
+  const std::string view = error_of([&] { seam.set_view(0, MPI_BYTE, MPI_BYTE); });
+  INFO(view);
+  REQUIRE(all_ranks(contains(view, "no MPI file views (capability file_views)")));
 
   auto split = transfer(io::Direction::Read, b.data(), 64, one);
   split.coordination = io::Coordination::Collective;
@@ -186,6 +187,43 @@ TEST_CASE("posix seam: what POSIX cannot do is refused, naming it", "[posix_seam
   REQUIRE(all_ranks(read_bytes(path).empty()));
 }
 
+TEST_CASE("posix seam: the individual file pointer moves contiguous bytes where seek put it, and "
+          "advances past them",
+          "[posix_seam]") {
+  TempDir dir;
+  const std::string path = my_file(dir, "pointer");
+  auto file = open_posix(path);
+  io::Interface &seam = file->io();
+  std::vector<std::uint8_t> a(40), b(24);
+  for (size_t k = 0; k < a.size(); ++k)
+    a[k] = static_cast<std::uint8_t>(k + 1);
+  for (size_t k = 0; k < b.size(); ++k)
+    b[k] = static_cast<std::uint8_t>(0x80 + k);
+  seam.seek(100);
+  auto first = transfer(io::Direction::Write, a.data(), 40, {});
+  first.positioning = io::Positioning::IndividualPointer;
+  auto second = transfer(io::Direction::Write, b.data(), 24, {});
+  second.positioning = io::Positioning::IndividualPointer;
+  REQUIRE(all_ranks(seam.run(first) == 40 && seam.run(second) == 24)); // at 100, then at 140
+  seam.seek(120); // read back across the two writes, counting what moved
+  std::vector<std::uint8_t> back(44, 0);
+  auto r = transfer(io::Direction::Read, back.data(), 44, {});
+  r.positioning = io::Positioning::IndividualPointer;
+  r.count_moved = true;
+  REQUIRE(all_ranks(seam.run(r) == 44));
+  std::vector<std::uint8_t> expect(164, 0);
+  std::copy(a.begin(), a.end(), expect.begin() + 100);
+  std::copy(b.begin(), b.end(), expect.begin() + 140);
+  REQUIRE(all_ranks(back == std::vector<std::uint8_t>(expect.begin() + 120, expect.end())));
+  std::vector<std::uint8_t> more(8, 0);
+  auto tail = transfer(io::Direction::Read, more.data(), 8, {}); // the pointer is at 164: EOF
+  tail.positioning = io::Positioning::IndividualPointer;
+  tail.count_moved = true;
+  REQUIRE(all_ranks(seam.run(tail) == 0));
+  file->close();
+  REQUIRE(all_ranks(read_bytes(path) == expect));
+}
+
 TEST_CASE("posix seam: open follows MPI-IO's amode; failures name the call, path, offset and "
           "errno's text",
           "[posix_seam]") {
@@ -213,10 +251,8 @@ TEST_CASE("posix seam: open follows MPI-IO's amode; failures name the call, path
                                     " at offset 4096 (16 bytes): Bad file "
                                     "descriptor")));
   // MPI-IO hints have no POSIX meaning.
-  io::Options o;
-  o.kind = io::InterfaceKind::Posix;
   const std::string h = error_of([&] {
-    io::open_file(o, MPI_COMM_SELF, path, MPI_MODE_RDWR, {{"cb_nodes", "2"}});
+    pio::test::backend("posix")->open(MPI_COMM_SELF, path, MPI_MODE_RDWR, {{"cb_nodes", "2"}});
   });
   REQUIRE(all_ranks(contains(h, "takes no MPI-IO hints") && contains(h, "cb_nodes=2")));
 }

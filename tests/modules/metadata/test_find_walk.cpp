@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "backends.hpp"
 #include "find_shared.hpp"
 #include "find_walk.hpp"
 #include "item_ops.hpp"
@@ -69,12 +70,12 @@ TreeOnDisk make_tree(const std::string &top, pio::metadata::Layout layout, std::
   const int n = pio::test::size(), me = pio::test::rank();
   std::string error;
   if (layout == pio::metadata::Layout::Easy || me == 0)
-    error = pio::metadata::make_dirs(g.directories(me));
+    error = pio::metadata::make_dirs(pio::test::posix(), g.directories(me));
   pio::metadata::raise_agreed(MPI_COMM_WORLD, error);
   const std::string data(static_cast<std::size_t>(size), 'd');
   pio::metadata::ItemPaths paths(g, me);
   for (std::int64_t i = 0; i < items; ++i)
-    pio::metadata::create_item(paths.path(i), data.data(), size);
+    pio::metadata::create_item(pio::test::posix(), paths.path(i), data.data(), size);
   MPI_Barrier(MPI_COMM_WORLD);
   TreeOnDisk t;
   for (int r = 0; r < (layout == pio::metadata::Layout::Easy ? n : 1); ++r)
@@ -122,7 +123,7 @@ TEST_CASE("find stats only the files whose name matches, and counts every entry"
   rule.size = 3901;
   stat_log().clear();
   opendir_log().clear();
-  const auto count = pio::metadata::find_walk(top, rule);
+  const auto count = pio::metadata::find_walk(pio::test::posix(), top, rule);
   CHECK(count.scanned == 7);
   CHECK(count.matched == 2); // a01, d01/x01
   // Directories are read in the order the file system gives, so the order of the stats is not
@@ -135,7 +136,7 @@ TEST_CASE("find stats only the files whose name matches, and counts every entry"
   // Without a size rule a matching name is enough: no stat at all.
   rule.size = -1;
   stat_log().clear();
-  const auto any = pio::metadata::find_walk(top, rule);
+  const auto any = pio::metadata::find_walk(pio::test::posix(), top, rule);
   CHECK(any.matched == 3); // a01, b01, d01/x01
   CHECK(stat_log().empty());
   ok = ok && any.matched == 3 && stat_log().empty();
@@ -143,7 +144,7 @@ TEST_CASE("find stats only the files whose name matches, and counts every entry"
   // One directory: its entries counted, its subdirectories handed back, nothing below read.
   std::vector<std::string> subdirs;
   opendir_log().clear();
-  const auto one = pio::metadata::find_in_dir(top, rule, subdirs);
+  const auto one = pio::metadata::find_in_dir(pio::test::posix(), top, rule, subdirs);
   CHECK(one.scanned == 5);
   CHECK(subdirs == std::vector<std::string>{top + "/d01"});
   CHECK(opendir_log() == std::vector<std::string>{top});
@@ -200,7 +201,8 @@ TEST_CASE("the shared find reads each directory on one rank and counts exactly, 
     CHECK(matching > 0);
 
     opendir_log().clear();
-    const auto total = sum(pio::metadata::find_walk_shared(top, rule, MPI_COMM_WORLD));
+    const auto total =
+        sum(pio::metadata::find_walk_shared(pio::test::posix(), top, rule, MPI_COMM_WORLD));
     const auto read_here = opendir_log();
     CHECK(total.scanned == want_scanned);
     CHECK(total.matched == matching);
@@ -215,7 +217,7 @@ TEST_CASE("the shared find reads each directory on one rank and counts exactly, 
 
     // One rank alone (FindRanks one) finds the same.
     if (pio::test::rank() == 0) {
-      const auto alone = pio::metadata::find_walk(top, rule);
+      const auto alone = pio::metadata::find_walk(pio::test::posix(), top, rule);
       CHECK(alone.scanned == want_scanned);
       CHECK(alone.matched == matching);
       ok = ok && alone.scanned == want_scanned && alone.matched == matching;
@@ -229,7 +231,7 @@ TEST_CASE("a directory the shared find cannot read fails every rank with its nam
   const std::string gone = dir.file("not-there");
   std::string what;
   try {
-    pio::metadata::find_walk_shared(gone, {}, MPI_COMM_WORLD);
+    pio::metadata::find_walk_shared(pio::test::posix(), gone, {}, MPI_COMM_WORLD);
   } catch (const pio::Error &e) {
     what = e.what();
   }

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "backends.hpp"
 #include "inherited_tree.hpp"
 #include "item_ops.hpp"
 #include "mpi_test.hpp"
@@ -28,7 +29,7 @@ pio::metadata::Geometry geometry(const std::string &top, pio::metadata::Layout l
 void make_tree(const pio::metadata::Geometry &g) {
   std::string error;
   if (g.layout == pio::metadata::Layout::Easy || pio::test::rank() == 0)
-    error = pio::metadata::make_dirs(g.directories(pio::test::rank()));
+    error = pio::metadata::make_dirs(pio::test::posix(), g.directories(pio::test::rank()));
   REQUIRE(all_ranks(error.empty()));
 }
 
@@ -36,7 +37,7 @@ void make_tree(const pio::metadata::Geometry &g) {
 void create_items(const pio::metadata::Geometry &g, std::int64_t from, std::int64_t to) {
   pio::metadata::ItemPaths paths(g, pio::test::rank());
   for (std::int64_t i = from; i < to; ++i)
-    pio::metadata::create_item(paths.path(i), "", 0);
+    pio::metadata::create_item(pio::test::posix(), paths.path(i), "", 0);
 }
 
 /// The message of the pio::Error f throws ("" if none).
@@ -61,7 +62,7 @@ TEST_CASE("count_items finds every count 0..Items of a rank's items, easy and ha
     make_tree(g);
     bool right = true;
     for (std::int64_t c = 0; c <= g.items; ++c) {
-      right = right && pio::metadata::count_items(g, pio::test::rank()) == c;
+      right = right && pio::metadata::count_items(pio::test::posix(), g, pio::test::rank()) == c;
       if (c < g.items)
         create_items(g, c, c + 1);
     }
@@ -79,17 +80,17 @@ TEST_CASE("agreed_item_count: the same count on every rank, else the range and t
   make_tree(g);
   create_items(g, 0, 9);
   MPI_Barrier(MPI_COMM_WORLD);
-  REQUIRE(all_ranks(pio::metadata::agreed_item_count(MPI_COMM_WORLD, g) == 9));
+  REQUIRE(all_ranks(pio::metadata::agreed_item_count(MPI_COMM_WORLD, pio::test::posix(), g) == 9));
   // The last rank loses its last item (a create that stopped one short there).
   const int last = pio::test::size() - 1;
   if (pio::test::rank() == last) {
     pio::metadata::ItemPaths paths(g, last);
-    pio::metadata::remove_item(paths.path(8));
+    pio::metadata::remove_item(pio::test::posix(), paths.path(8));
   }
   MPI_Barrier(MPI_COMM_WORLD);
   std::int64_t count = -1;
-  const std::string error =
-      error_of([&] { count = pio::metadata::agreed_item_count(MPI_COMM_WORLD, g); });
+  const std::string error = error_of(
+      [&] { count = pio::metadata::agreed_item_count(MPI_COMM_WORLD, pio::test::posix(), g); });
   INFO(error);
   if (pio::test::size() == 1)
     REQUIRE(all_ranks(error.empty() && count == 8));
@@ -104,20 +105,20 @@ TEST_CASE("agreed_tree_exists: no tree, a whole tree, a tree of some ranks only"
   if (pio::test::rank() == 0)
     ::mkdir(g.top.c_str(), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
-  REQUIRE(all_ranks(!pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, g)));
+  REQUIRE(all_ranks(!pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, pio::test::posix(), g)));
   if (pio::test::rank() == 0)
     ::mkdir(g.base(0).c_str(), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
   if (pio::test::size() == 1) {
-    REQUIRE(all_ranks(pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, g)));
+    REQUIRE(all_ranks(pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, pio::test::posix(), g)));
   } else {
     const std::string error =
-        error_of([&] { pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, g); });
+        error_of([&] { pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, pio::test::posix(), g); });
     INFO(error);
     REQUIRE(all_ranks(error == "the easy tree under " + g.top + " exists for some ranks only"));
   }
   if (pio::test::rank() != 0)
     ::mkdir(g.base(pio::test::rank()).c_str(), 0755);
   MPI_Barrier(MPI_COMM_WORLD);
-  REQUIRE(all_ranks(pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, g)));
+  REQUIRE(all_ranks(pio::metadata::agreed_tree_exists(MPI_COMM_WORLD, pio::test::posix(), g)));
 }

@@ -1,7 +1,7 @@
 // The metadata module through the harness, at 1, 2 and 4 ranks: exact trees and counts, easy
 // and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out;
 // Writeback's syncfs, CreateSync's sync and Verify's check of the bytes read (timed: in the read's
-// work unit, on: in its after_work_unit).
+// work unit, on: in its after_work_unit); progress counted item by item for StepTimeout.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 
+#include "guard/position.hpp"
 #include "item_content.hpp"
 #include "mpi_test.hpp"
 #include "syncfs_log.hpp"
@@ -39,13 +40,13 @@ TEST_CASE("create makes exactly the tree the geometry says, easy and hard, POSIX
   pio::test::TempDir dir;
   for (const std::string calls : {"posix", "mpiio"})
     for (const std::string mode : {"easy", "hard"}) {
-      INFO("ItemCalls " << calls);
+      INFO("Interface " << calls);
       const std::string top = dir.file("md-" + mode + "-" + calls);
       const auto ran =
           pio::test::run_config(dir, "create-" + mode + "-" + calls,
                                 block(top, "Mode " + mode +
                                                "\nItems 23\nDepth 2\nBranching 3\nFileSize 37\n"
-                                               "Phases create\nKeepTree on\nItemCalls " +
+                                               "Phases create\nKeepTree on\nInterface " +
                                                calls + "\n"));
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
@@ -71,14 +72,14 @@ TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else t
   pio::test::write_text(dir.file("sentinel"), "not ours\n");
   for (const std::string calls : {"posix", "mpiio"})
     for (const std::string mode : {"easy", "hard"}) {
-      INFO("ItemCalls " << calls);
+      INFO("Interface " << calls);
       const std::string top = dir.file("md-" + mode);
       const auto ran = pio::test::run_config(
           dir, "all-" + mode + "-" + calls,
           block(top, "Mode " + mode +
                          "\nItems 17\nDepth 1\nBranching 2\nFileSize 3901\n"
                          "Phases create stat find read remove\nFindSize 3901\nFindName *.1*\n"
-                         "ModuleReps 2\nItemCalls " +
+                         "ModuleReps 2\nInterface " +
                          calls + "\n"));
       REQUIRE(all_ranks(ran.exit_code == 0));
       REQUIRE(on_root([&] {
@@ -88,6 +89,7 @@ TEST_CASE("every phase counts exactly, ops/s shown, nothing left, nothing else t
         for (const auto &t : tests) {
           CHECK(t["rate_unit"] == "ops/s");
           CHECK(t["params"]["item_calls"] == calls);
+          CHECK(ran.results["modules"][0]["interface"] == calls);
           CHECK(t["reps"].size() == 2);
           for (const auto &rep : t["reps"]) {
             const std::string phase = t["params"]["phase"];
@@ -423,4 +425,20 @@ TEST_CASE("CreateSync on: each rank calls sync once at the end of every create, 
       return tests[0]["params"]["create_sync"] == (on ? "on" : "off");
     }));
   }
+}
+
+TEST_CASE("progress inside every phase counts for StepTimeout: a beat per item") {
+  pio::test::TempDir dir;
+  const std::int64_t items = 300;
+  std::atomic<std::uint64_t> &beats = *pio::harness::module_progress();
+  const std::uint64_t before = beats.load();
+  const auto ran = pio::test::run_config(
+      dir, "beats",
+      block(dir.file("md"), "Items " + std::to_string(items) +
+                                "\nFileSize 10\nPhases create stat read find remove\n"));
+  const std::uint64_t counted = beats.load() - before;
+  // create, stat, read and remove: one beat per item of this rank each; find: one per entry
+  // this rank reads; cleanup: one per item name it tries.
+  INFO("counted " << counted);
+  REQUIRE(all_ranks(ran.exit_code == 0 && counted >= static_cast<std::uint64_t>(5 * items)));
 }

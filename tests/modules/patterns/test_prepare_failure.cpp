@@ -10,7 +10,7 @@
 #include "blocks_module.hpp"
 #include "mpi_test.hpp"
 #include "pio/io/interface.hpp"
-#include "pio/io/mpiio.hpp"
+#include "mpiio_io.hpp"
 
 using pio::test::all_ranks;
 

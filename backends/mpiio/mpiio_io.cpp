@@ -1,6 +1,6 @@
-// The MPI-IO interface of the I/O seam: one MPI-IO call per transfer, chosen by positioning,
+// The mpiio backend's Interface: one MPI-IO call per transfer, chosen by positioning,
 // coordination, completion and direction; return codes become pio::MpiError at the call.
-#include "pio/io/mpiio.hpp"
+#include "mpiio_io.hpp"
 
 #include <string>
 
@@ -187,6 +187,24 @@ void MpiIo::wait_all(MPI_Request *requests, int n) {
 }
 
 void MpiIo::sync() { mpi_check(MPI_File_sync(file_), "MPI_File_sync"); }
+
+void MpiIo::set_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype) {
+  char native[] = "native";
+  mpi_check(MPI_File_set_view(file_, disp, etype, filetype, native, MPI_INFO_NULL),
+            "MPI_File_set_view");
+}
+
+void MpiIo::seek(MPI_Offset offset) {
+  mpi_check(MPI_File_seek(file_, offset, MPI_SEEK_SET), "MPI_File_seek");
+}
+
+void MpiIo::seek_shared(MPI_Offset offset) {
+  mpi_check(MPI_File_seek_shared(file_, offset, MPI_SEEK_SET), "MPI_File_seek_shared");
+}
+
+void MpiIo::set_info(const std::map<std::string, std::string> &hints) {
+  mpi_check(MPI_File_set_info(file_, Info(hints).get()), "MPI_File_set_info");
+}
 
 std::int64_t MpiIo::size() {
   MPI_Offset bytes = 0;

@@ -1,12 +1,10 @@
-// The POSIX interface of the I/O seam: open(2) per rank on the harness's path, one pwrite or
-// pread per extent of a transfer (looped on short transfers), fsync for SyncWrites. Errors name
-// the call, the path, the offset and errno's text.
-#include "pio/io/posix.hpp"
+// The posix backend's Interface: one pwrite or pread per extent of a transfer (looped on short
+// transfers), or at the individual file pointer; fsync for SyncWrites. Errors name the call, the
+// path, the offset and errno's text.
+#include "posix_io.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,9 +19,6 @@ namespace pio::io {
 namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-const char *kDirectFix = "set ODirect off, or put TestFile on a file system with direct I/O "
-                         "(ext4, xfs; /var/tmp here)";
 
 /// The bytes of `count` elements of `type`, which must be contiguous memory: POSIX moves a
 /// byte stream, and the engine passes its contiguous stream without a file view.
@@ -109,85 +104,6 @@ std::int64_t move_extent(int fd, const std::string &path, bool write, const Exte
               "use explicit offsets with blocking or non-blocking completion, or Interface mpiio");
 }
 
-/// open(2) flags for MPI-IO's amode; throws for what POSIX cannot honour.
-int open_flags(int amode, const std::string &path) {
-  int flags = O_CLOEXEC;
-  if (amode & MPI_MODE_RDONLY)
-    flags |= O_RDONLY;
-  else if (amode & MPI_MODE_WRONLY)
-    flags |= O_WRONLY;
-  else
-    flags |= O_RDWR;
-  if (amode & MPI_MODE_CREATE)
-    flags |= O_CREAT;
-  if (amode & MPI_MODE_EXCL)
-    flags |= O_EXCL;
-  if (amode & (MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_APPEND))
-    throw Error("Interface posix cannot open " + path +
-                    " with MPI_MODE_DELETE_ON_CLOSE or MPI_MODE_APPEND (the test asks for it)",
-                "run this module with Interface mpiio");
-  return flags;
-}
-
-/// tmpfs (and ramfs) accept O_DIRECT since Linux 6.6 but keep the data in the page cache: there
-/// is no storage to bypass, so ODirect would measure buffered I/O under another name.
-void refuse_memory_file_system(int fd, const std::string &path) {
-  struct statfs fs;
-  if (::fstatfs(fd, &fs) != 0)
-    return;
-  if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC)
-    throw Error("open(" + path + ", O_DIRECT): the file is on " +
-                    (fs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs") +
-                    ", which has no storage below its page cache for direct I/O to reach "
-                    "(older kernels refuse O_DIRECT there with EINVAL; newer ones accept it and "
-                    "buffer as usual)",
-                kDirectFix);
-}
-
-/// A descriptor closed on destruction.
-struct Descriptor {
-  int fd = -1;
-  explicit Descriptor(int d) : fd(d) {}
-  ~Descriptor() {
-    if (fd >= 0)
-      ::close(fd);
-  }
-  Descriptor(const Descriptor &) = delete;
-  Descriptor &operator=(const Descriptor &) = delete;
-};
-
-/// The alignment O_DIRECT needs on fd, after refusing a memory file system.
-DirectAlignment checked_direct(int fd, const std::string &path) {
-  refuse_memory_file_system(fd, path);
-  return direct_io_alignment(fd);
-}
-
-/// The open descriptor of one POSIX test file (closed on destruction, also when the
-/// constructor's O_DIRECT checks throw).
-class PosixFile final : public OpenFile {
-public:
-  PosixFile(int fd, const std::string &path, bool direct)
-      : fd_(fd), path_(path), io_(fd, path, direct ? checked_direct(fd, path) : DirectAlignment{}) {
-  }
-  Interface &io() override { return io_; }
-  std::map<std::string, std::string> hints_in_effect() const override { return {}; }
-  void close() override {
-    const int fd = fd_.fd;
-    fd_.fd = -1;
-    if (fd >= 0 && ::close(fd) != 0) {
-      const int err = errno;
-      throw Error("close of " + path_ + ": " + errno_text(err),
-                  "check the file system of TestFile (a full or failing device reports "
-                  "delayed write errors at close)");
-    }
-  }
-
-private:
-  Descriptor fd_;
-  std::string path_;
-  PosixIo io_;
-};
-
 } // namespace
 
 DirectAlignment direct_io_alignment(int fd) {
@@ -212,13 +128,26 @@ DirectAlignment direct_io_alignment(int fd) {
 }
 
 std::int64_t PosixIo::move(const Transfer &t) {
-  if (t.positioning != Positioning::ExplicitOffset)
-    no_such_call(t, "POSIX keeps no file pointers for the seam; every transfer names its extents");
+  if (t.positioning == Positioning::SharedPointer)
+    no_such_call(t, "POSIX has no file pointer shared by the ranks");
   if (t.count < 0)
     throw Error("a transfer of " + std::to_string(t.count) + " elements",
                 "pass a count of 0 or more");
   if (t.count == 0)
     return 0;
+  if (t.positioning == Positioning::IndividualPointer) {
+    // Contiguous bytes at the pointer, which moves past what was moved (lseek + write).
+    const Extent at{pointer_, contiguous_bytes_of(t)};
+    Transfer one = t;
+    one.positioning = Positioning::ExplicitOffset;
+    one.extents = &at;
+    one.extent_count = 1;
+    const bool counted = one.count_moved;
+    one.count_moved = true;
+    const std::int64_t elements = move(one);
+    pointer_ += at.length / t.count * elements;
+    return counted ? elements : t.count;
+  }
   if (t.extents == nullptr || t.extent_count == 0)
     throw Error("a POSIX transfer of " + std::to_string(t.count) +
                     " elements without its file extents (Transfer::extents): POSIX cannot see "
@@ -299,6 +228,13 @@ void PosixIo::sync() {
   }
 }
 
+void PosixIo::seek(MPI_Offset offset) {
+  if (offset < 0)
+    throw Error("seek of " + path_ + " to offset " + std::to_string(offset),
+                "seek to an offset of 0 or more");
+  pointer_ = offset;
+}
+
 std::int64_t PosixIo::size() {
   struct stat st;
   if (::fstat(fd_, &st) != 0) {
@@ -306,31 +242,6 @@ std::int64_t PosixIo::size() {
     throw Error("fstat of " + path_ + ": " + errno_text(err));
   }
   return static_cast<std::int64_t>(st.st_size);
-}
-
-std::unique_ptr<OpenFile> open_posix(const Options &o, const std::string &path, int amode,
-                                     const std::map<std::string, std::string> &hints) {
-  if (!hints.empty()) {
-    std::string keys;
-    for (const auto &[k, v] : hints)
-      keys += (keys.empty() ? "" : ", ") + k + "=" + v;
-    throw Error("Interface posix takes no MPI-IO hints, but this test asks for " + keys,
-                "remove the Hint lines (a block's and the global ones), or use Interface mpiio");
-  }
-  int flags = open_flags(amode, path);
-  if (o.o_direct)
-    flags |= O_DIRECT;
-  const int fd = ::open(path.c_str(), flags, 0666);
-  if (fd < 0) {
-    const int err = errno;
-    std::string fix = "check that the directory of TestFile exists and is writable";
-    if (err == EINVAL && o.o_direct)
-      fix = std::string("the file system refuses O_DIRECT: ") + kDirectFix;
-    throw Error(std::string("open(") + path + (o.o_direct ? ", O_DIRECT" : "") +
-                    "): " + errno_text(err),
-                fix);
-  }
-  return std::make_unique<PosixFile>(fd, path, o.o_direct);
 }
 
 } // namespace pio::io

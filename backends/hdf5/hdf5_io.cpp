@@ -1,9 +1,10 @@
-// Parallel HDF5 through its MPI-IO driver, IOR's HDF5 backend being the model: one 1-D dataset
+// The hdf5 backend's files: parallel HDF5 through its MPI-IO driver, IOR's HDF5 backend being
+// the model: one 1-D dataset
 // of bytes per file ("data"), each transfer a hyperslab selection made from Transfer::extents
 // and one H5Dwrite / H5Dread, independent or collective. Every hid_t is owned; every HDF5
 // return code becomes a pio::Error naming the call, the path and HDF5's own message (HDF5's
 // automatic printing of its error stack is turned off).
-#include "hdf5.hpp"
+#include "hdf5_io.hpp"
 
 #include <hdf5.h>
 
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "hdf5_deferred_errors.hpp"
 #include "pio/error.hpp"
 #include "pio/handle.hpp"
 #include "pio/mpi_handles.hpp"
@@ -83,6 +85,18 @@ void h5_ok(herr_t rc, const char *call, const std::string &path) {
     h5_fail(call, path);
 }
 
+/// h5_ok for a call that may reach MPI-IO on the file fh: an MPI-IO error deferred during it
+/// (hdf5_deferred_errors.hpp) is the cause, and is thrown first, once every rank has left the
+/// call's collective steps.
+void h5_io_ok(herr_t rc, const char *call, const std::string &path, MPI_File fh) {
+  const std::string deferred = take_deferred_error(fh);
+  if (deferred.empty())
+    return h5_ok(rc, call, path);
+  H5Eclear2(H5E_DEFAULT);
+  throw Error(call + std::string("(\"") + path + "\") failed: " + deferred,
+              "check the file system of " + path + " (free space, quota, permissions)");
+}
+
 bool writes(const Transfer &t) { return t.direction == Direction::Write; }
 
 [[noreturn]] void no_such_transfer(const Transfer &t) {
@@ -115,8 +129,8 @@ std::int64_t memory_bytes(const Transfer &t) {
 /// HDF5's transfers on one file's dataset; the file itself is owned by Hdf5File.
 class Hdf5Io final : public Interface {
 public:
-  Hdf5Io(hid_t file, std::string path, std::int64_t chunk, bool read_only)
-      : file_(file), path_(std::move(path)), chunk_(chunk), read_only_(read_only) {
+  Hdf5Io(hid_t file, MPI_File mpi, std::string path, std::int64_t chunk, bool read_only)
+      : file_(file), mpi_(mpi), path_(std::move(path)), chunk_(chunk), read_only_(read_only) {
     independent_ = dxpl(H5FD_MPIO_INDEPENDENT);
     collective_ = dxpl(H5FD_MPIO_COLLECTIVE);
     const hsize_t one = 1;
@@ -158,7 +172,7 @@ public:
     mpi_check(MPI_Waitall(n, requests, MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
-  void sync() override { h5_ok(H5Fflush(file_, H5F_SCOPE_LOCAL), "H5Fflush", path_); }
+  void sync() override { h5_io_ok(H5Fflush(file_, H5F_SCOPE_LOCAL), "H5Fflush", path_, mpi_); }
 
   std::int64_t size() override {
     if (dataset_)
@@ -197,6 +211,9 @@ public:
     if (d >= 0)
       h5_ok(H5Dclose(d), "H5Dclose", path_);
   }
+
+  /// The file's MPI-IO handle (its deferred errors: hdf5_deferred_errors.hpp).
+  MPI_File mpi_file() const { return mpi_; }
 
 private:
   H5Plist dxpl(H5FD_mpio_xfer_t mode) {
@@ -413,9 +430,11 @@ private:
     const hid_t mem = memory(bytes);
     void *b = buffer != nullptr ? buffer : &nothing;
     if (writes(t))
-      h5_ok(H5Dwrite(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dwrite", path_);
+      h5_io_ok(H5Dwrite(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dwrite", path_,
+               mpi_);
     else
-      h5_ok(H5Dread(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dread", path_);
+      h5_io_ok(H5Dread(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dread", path_,
+               mpi_);
     union_.reset();
   }
 
@@ -478,7 +497,8 @@ private:
     }
   }
 
-  hid_t file_; // owned by Hdf5File
+  hid_t file_;   // owned by Hdf5File
+  MPI_File mpi_; // HDF5's MPI-IO handle of the file
   std::string path_;
   std::int64_t chunk_;
   bool read_only_;
@@ -498,18 +518,18 @@ private:
 
 /// Opens or creates path: one rank decides whether it already is an HDF5 file (a previous
 /// repetition's) or not (the empty file the harness claimed), every rank follows.
-H5File open_or_create(const Options &o, MPI_Comm comm, const std::string &path, int amode,
+H5File open_or_create(const Hdf5Options &o, MPI_Comm comm, const std::string &path, int amode,
                       const std::map<std::string, std::string> &hints) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); // errors reach the caller as pio::Error instead
   H5Plist fapl(h5_id(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate(H5P_FILE_ACCESS)", path));
   const Info info(hints); // HDF5 duplicates comm and info
   h5_ok(H5Pset_fapl_mpio(fapl.get(), comm, info.get()), "H5Pset_fapl_mpio", path);
-  if (o.h5_alignment > 0)
-    h5_ok(H5Pset_alignment(fapl.get(), 1, hsize_t(o.h5_alignment)), "H5Pset_alignment", path);
-  if (o.h5_meta_block_size > 0)
-    h5_ok(H5Pset_meta_block_size(fapl.get(), hsize_t(o.h5_meta_block_size)),
-          "H5Pset_meta_block_size", path);
-  if (o.h5_collective_metadata) {
+  if (o.alignment > 0)
+    h5_ok(H5Pset_alignment(fapl.get(), 1, hsize_t(o.alignment)), "H5Pset_alignment", path);
+  if (o.meta_block_size > 0)
+    h5_ok(H5Pset_meta_block_size(fapl.get(), hsize_t(o.meta_block_size)), "H5Pset_meta_block_size",
+          path);
+  if (o.collective_metadata) {
     h5_ok(H5Pset_all_coll_metadata_ops(fapl.get(), true), "H5Pset_all_coll_metadata_ops", path);
     h5_ok(H5Pset_coll_metadata_write(fapl.get(), true), "H5Pset_coll_metadata_write", path);
   }
@@ -521,6 +541,7 @@ H5File open_or_create(const Options &o, MPI_Comm comm, const std::string &path, 
   }
   mpi_check(MPI_Bcast(&is_hdf5, 1, MPI_INT, 0, comm), "MPI_Bcast");
   const bool read_only = (amode & MPI_MODE_RDONLY) != 0;
+  const DeferMpiIoErrors defer; // the MPI file HDF5 opens now defers its errors to us
   if (is_hdf5)
     return H5File(
         h5_id(H5Fopen(path.c_str(), read_only ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.get()),
@@ -533,27 +554,46 @@ H5File open_or_create(const Options &o, MPI_Comm comm, const std::string &path, 
       h5_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "H5Fcreate", path));
 }
 
+/// The MPI-IO handle HDF5's driver opened for file (H5Fget_vfd_handle).
+MPI_File mpi_handle_of(hid_t file, const std::string &path) {
+  H5Plist fapl(h5_id(H5Fget_access_plist(file), "H5Fget_access_plist", path));
+  void *handle = nullptr;
+  h5_ok(H5Fget_vfd_handle(file, fapl.get(), &handle), "H5Fget_vfd_handle", path);
+  return *static_cast<MPI_File *>(handle);
+}
+
 /// An HDF5 file opened through the MPI-IO driver and the transfers on its dataset.
 class Hdf5File final : public OpenFile {
 public:
-  Hdf5File(const Options &o, MPI_Comm comm, const std::string &path, int amode,
+  Hdf5File(const Hdf5Options &o, MPI_Comm comm, const std::string &path, int amode,
            const std::map<std::string, std::string> &hints)
       : path_(path), file_(open_or_create(o, comm, path, amode, hints)),
-        io_(file_.get(), path, o.h5_chunk_size, (amode & MPI_MODE_RDONLY) != 0) {}
+        io_(file_.get(), mpi_handle_of(file_.get(), path), path, o.chunk_size,
+            (amode & MPI_MODE_RDONLY) != 0) {}
+  /// A file not closed by close() (a failed test) is closed by the handles, errors deferred.
+  ~Hdf5File() override { forget_deferred_errors(io_.mpi_file()); }
   Interface &io() override { return io_; }
   std::map<std::string, std::string> hints_in_effect() const override {
-    H5Plist fapl(h5_id(H5Fget_access_plist(file_.get()), "H5Fget_access_plist", path_));
-    void *handle = nullptr;
-    h5_ok(H5Fget_vfd_handle(file_.get(), fapl.get(), &handle), "H5Fget_vfd_handle", path_);
     MPI_Info raw = MPI_INFO_NULL;
-    mpi_check(MPI_File_get_info(*static_cast<MPI_File *>(handle), &raw), "MPI_File_get_info");
+    mpi_check(MPI_File_get_info(io_.mpi_file(), &raw), "MPI_File_get_info");
     return Info::adopt(raw).to_map();
   }
+  /// Closes the dataset and the file on every rank (both collective), then reports the first
+  /// failure: a rank that stopped between the two would leave the others in H5Fclose.
   void close() override {
-    io_.close();
+    std::string failed;
+    try {
+      io_.close();
+    } catch (const Error &e) {
+      failed = e.what();
+    }
     const hid_t f = file_.release();
-    if (f >= 0)
-      h5_ok(H5Fclose(f), "H5Fclose", path_);
+    const herr_t rc = f >= 0 ? H5Fclose(f) : 0;
+    if (!failed.empty()) {
+      forget_deferred_errors(io_.mpi_file());
+      throw Error(failed, "check the file system of " + path_ + " (free space, quota)");
+    }
+    h5_io_ok(rc, "H5Fclose", path_, io_.mpi_file());
   }
 
 private:
@@ -564,7 +604,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<OpenFile> open_hdf5(const Options &o, MPI_Comm comm, const std::string &path,
+std::unique_ptr<OpenFile> open_hdf5(const Hdf5Options &o, MPI_Comm comm, const std::string &path,
                                     int amode, const std::map<std::string, std::string> &hints) {
   return std::make_unique<Hdf5File>(o, comm, path, amode, hints);
 }

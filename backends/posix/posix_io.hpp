@@ -1,20 +1,24 @@
 #pragma once
-/// The POSIX interface of the I/O seam (IOR's POSIX backend is the model): each rank opens the
-/// harness's file itself and every extent of a transfer becomes one pwrite or pread, looped
-/// until all its bytes moved. No file views, no file pointers, no collective calls: Collective
-/// transfers run independently, NonBlocking ones complete in start(). `ODirect on` opens with
-/// O_DIRECT and checks every extent and buffer against the file's direct-I/O alignment.
+// The posix backend's Interface (private to the backend; tests link it), IOR's POSIX backend
+// being the model: each rank opens the harness's file itself and every extent of a transfer
+// becomes one pwrite or pread, looped until all its bytes moved; a transfer on the individual
+// file pointer moves contiguous bytes at the pointer (lseek + write, as IOR's POSIX backend
+// makes it, as one pwrite/pread there). No file views, no shared pointer: Collective transfers run
+// independently, NonBlocking ones complete in start(). `ODirect on` opens with O_DIRECT and
+// checks every extent and buffer against the file's direct-I/O alignment.
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
 #include <utility>
 
 #include "pio/io/interface.hpp"
-#include "pio/io/open_file.hpp"
 
 namespace pio::io {
+
+/// The fix for a file system that refuses (or cannot honour) O_DIRECT.
+inline constexpr const char *kDirectFix = "set ODirect off, or put TestFile on a file system with "
+                                          "direct I/O (ext4, xfs; /var/tmp here)";
 
 /// What O_DIRECT asks of a transfer on one file (bytes; 0 = not open with O_DIRECT).
 struct DirectAlignment {
@@ -37,6 +41,8 @@ public:
   void sync() override;
   /// fstat's st_size.
   std::int64_t size() override;
+  /// Sets this rank's file pointer (bytes: POSIX has no file view).
+  void seek(MPI_Offset offset) override;
 
 private:
   /// The transfer's bytes, moved extent by extent; returns the elements moved.
@@ -45,15 +51,9 @@ private:
   int fd_;
   std::string path_;
   DirectAlignment direct_;
+  std::int64_t pointer_ = 0;                         // the individual file pointer, in bytes
   std::map<const MPI_Request *, std::int64_t> done_; // NonBlocking: elements moved by start()
 };
-
-/// Opens `path` for this rank with open(2): O_RDWR / O_RDONLY / O_WRONLY, O_CREAT and O_EXCL as
-/// MPI-IO's amode says (MPI_MODE_CREATE, MPI_MODE_EXCL), O_DIRECT when o.o_direct. Refuses
-/// MPI-IO hints and amode flags POSIX cannot honour. Throws pio::Error naming the call, the path
-/// and errno's text, with a fix (O_DIRECT on a file system without it: tmpfs).
-std::unique_ptr<OpenFile> open_posix(const Options &o, const std::string &path, int amode,
-                                     const std::map<std::string, std::string> &hints);
 
 /// The alignment O_DIRECT needs on the open descriptor fd: the file system's direct-I/O
 /// alignment where the kernel reports it (statx STATX_DIOALIGN), else its block size (st_blksize)
