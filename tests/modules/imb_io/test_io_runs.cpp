@@ -225,6 +225,30 @@ TEST_CASE("every read benchmark returns the file's data", "[imb_io]") {
   }));
 }
 
+TEST_CASE("Open_Close refuses, on every rank, a file already at its path and leaves it as it was",
+          "[imb_io]") {
+  pio::test::TempDir dir;
+  const std::string theirs = dir.file("oc.open_close");
+  pio::test::write_text(theirs, "not the harness's");
+  // Rank 0 claims the file; the other ranks learn of the refusal before their time-limit probe
+  // opens it, so no rank writes it and none is left in a collective.
+  const auto ran = pio::test::run_config(dir, "refused", block("Open_Close", dir.file("oc"), ""));
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code != 0));
+  const auto bytes = pio::test::read_bytes(theirs);
+  REQUIRE(all_ranks(std::string(bytes.begin(), bytes.end()) == "not the harness's"));
+  REQUIRE(on_root([&] {
+    REQUIRE(ran.run.modules.size() == 1);
+    const auto &m = ran.run.modules[0];
+    REQUIRE(m.tests.size() == 1);
+    REQUIRE(m.tests[0].error);
+    CHECK(m.tests[0].error->rank == 0);
+    CHECK(m.tests[0].error->message.find(theirs + " already exists and was not created by this "
+                                                  "run") != std::string::npos);
+    return true;
+  }));
+}
+
 namespace {
 
 const Benchmark &named(const std::string &name) {
