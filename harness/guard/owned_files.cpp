@@ -1,9 +1,12 @@
 #include "guard/owned_files.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "guard/created_paths.hpp"
@@ -12,6 +15,44 @@
 #include "pio/error.hpp"
 
 namespace pio::harness {
+
+namespace {
+
+/// Removes the regular file at path that owner's record proves, proved again under a name no
+/// client has looked up: a network file system's client may answer lstat(path) from its cache of
+/// names with the file that was there before another client replaced it (GlusterFS's FUSE client,
+/// for its entry timeout), while unlink(path) removes what the servers hold there now. The file is
+/// moved aside, proved there and removed, or moved back (never over a file made meanwhile).
+void remove_proved_file(const OwnerRecord &owner, const std::string &path,
+                        const std::string &record) {
+  const std::string aside = path + ".pio-removing." + std::to_string(::getpid());
+  if (::rename(path.c_str(), aside.c_str()) != 0) {
+    if (errno == ENOENT)
+      return; // gone meanwhile
+    throw Error("test file " + path + " was left behind by " + describe_owner(owner) +
+                    ", but moving it aside to remove it failed: " + std::strerror(errno),
+                "remove it and its owner record " + record + " by hand");
+  }
+  const std::string why = file_differs(owner, aside, /*moved=*/true);
+  if (why.empty()) {
+    ::unlink(aside.c_str());
+    return;
+  }
+  struct stat st;
+  const bool back =
+      ::renameat2(AT_FDCWD, aside.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0 ||
+      (errno == EINVAL && ::lstat(path.c_str(), &st) != 0 &&
+       ::rename(aside.c_str(), path.c_str()) == 0);
+  throw Error("test file " + path + " has the owner record " + record + " of " +
+                  describe_owner(owner) + ", which is no longer running, but " + why +
+                  " (seen when pio-harness moved it aside to remove it: this host's cache of "
+                  "names had shown the file that run left); pio-harness removes neither" +
+                  (back ? "" : "; the file is at " + aside + " now (moving it back failed)"),
+              "if " + path + " is yours, remove only the stale record " + record +
+                  "; if it is a leftover of that run, remove both");
+}
+
+} // namespace
 
 OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale, bool inspect_only)
     : overwrite_(overwrite), keep_(keep), clean_stale_(clean_stale), inspect_only_(inspect_only) {}
@@ -75,10 +116,10 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                        " (--check removes nothing)\n";
         return;
       }
+      if (exists && S_ISREG(st.st_mode))
+        remove_proved_file(*owner, path, record);
       if (exists)
         remove_romio_companions(path.c_str(), owner->created_ns);
-      if (exists && S_ISREG(st.st_mode))
-        ::unlink(path.c_str());
       std::size_t swept = 0;
       if (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()) { // only by its rules
         const TreeSweep sweep = sweep_tree(path, owner->trees, owner->changed_after_ns());

@@ -188,7 +188,7 @@ bool stamp_owner_record(const std::string &path, bool open) {
   return ok;
 }
 
-std::string file_differs(const OwnerRecord &r, const std::string &path) {
+std::string file_differs(const OwnerRecord &r, const std::string &path, bool moved) {
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0)
     return {};
@@ -211,7 +211,7 @@ std::string file_differs(const OwnerRecord &r, const std::string &path) {
     return "the file now there is another one made under the same inode number (born at " +
            std::to_string(born) + " ns; the record says born at " + std::to_string(r.btime_ns) +
            " ns)";
-  if (!dir && r.open && r.refresh_s > 0 && ctime_ns_of(st) > r.changed_after_ns())
+  if (!dir && !moved && r.open && r.refresh_s > 0 && ctime_ns_of(st) > r.changed_after_ns())
     return "the file was changed after that run was last seen (changed at " +
            std::to_string(ctime_ns_of(st)) + " ns; the run touched its record every " +
            std::to_string(r.refresh_s) + " s while it wrote the file, last at " +

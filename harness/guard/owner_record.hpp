@@ -72,8 +72,9 @@ bool stamp_owner_record(const std::string &path, bool open);
 /// one the record's run left there, or if there is no such file; else what differs. A directory is
 /// proved by device and inode alone (it is only ever removed when empty). A record written on
 /// another host is not held to its device number, which numbers that host's mount of a shared
-/// file system, not the file system.
-std::string file_differs(const OwnerRecord &r, const std::string &path);
+/// file system, not the file system. moved: path is the name this process just moved the file to
+/// (the move set its change time, so the change after the run was last seen is not asked).
+std::string file_differs(const OwnerRecord &r, const std::string &path, bool moved = false);
 
 /// Reads the record of path; nothing if there is none or it is not a pio-bench record.
 std::optional<OwnerRecord> read_owner_record(const std::string &path);

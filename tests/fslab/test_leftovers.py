@@ -45,6 +45,11 @@ def test_leftover_of_other_client_refused_then_cleaned(uncached, harness, tmp_pa
 def test_clean_stale_removes_only_what_the_record_proves(uncached, harness, tmp_path):
     lab = uncached
     test_dir, g1, record = crash_on_second_host(lab, harness, tmp_path)
+    # The first client looks the old file up, so that its cache of names (GlusterFS's entry
+    # timeout, 1 s) may still show it when the run starts there: lstat through that client
+    # answers with the old file, unlink removes the new one. The harness proves the file again
+    # under a name no client has cached before it removes anything.
+    lab.fslab("exec", lab.name, lab.client_hosts[0], "stat", str(g1))
     # Same name, another inode (the old file moved aside, so its inode is not reused).
     g1.rename(test_dir / "moved-aside")
     g1.write_bytes(b"someone else's file")
@@ -53,3 +58,4 @@ def test_clean_stale_removes_only_what_the_record_proves(uncached, harness, tmp_
     assert r.rc != 0, r.output
     assert "pio-harness removes neither" in r.output, r.output
     assert g1.read_bytes() == b"someone else's file" and record.exists()
+    assert not [p.name for p in test_dir.iterdir() if ".pio-removing." in p.name], r.output
