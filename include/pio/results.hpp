@@ -33,6 +33,33 @@ struct OpTimes {
   double mbytes_per_s = 0;  ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
 };
 
+/// The percentiles of a phase's per-operation latencies, as fio reports clat; each names a field
+/// of the results (latency_percentile_name: p50, p90, p99, p99.9).
+inline constexpr double kLatencyPercentiles[] = {50, 90, 99, 99.9};
+
+/// "p50", "p90", "p99", "p99.9": the results' name of percentile `percent`.
+inline std::string latency_percentile_name(double percent) {
+  std::string n = std::to_string(percent);
+  n.erase(n.find_last_not_of('0') + 1);
+  if (!n.empty() && n.back() == '.')
+    n.pop_back();
+  return "p" + n;
+}
+
+/// A phase's per-operation latencies over every rank of the test, each from the operation's
+/// submission to its completion (fio's clat), for a backend that times its operations
+/// (io_uring): the reads and writes it made for the work units, not the untimed ones around
+/// them (docs/timing.md, "Queue depth").
+struct OpLatencies {
+  std::int64_t count = 0; ///< operations timed
+  double min_us = 0;      ///< fastest, exact
+  double mean_us = 0;     ///< exact
+  double max_us = 0;      ///< slowest, exact
+  /// percentiles_us[i] is percentile kLatencyPercentiles[i]: the latency at or below which that
+  /// share of the operations completed, to the histogram's resolution (1.2 %).
+  std::vector<double> percentiles_us;
+};
+
 /// What one phase of one repetition measured (all participating ranks).
 struct PhaseResult {
   std::string label;             ///< the phase's label
@@ -45,6 +72,9 @@ struct PhaseResult {
   std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
   bool stonewalled = false;      ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
+  /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
+  /// between those units were timed too (docs/timing.md, "Queue depth").
+  bool units_overlapped = false;
   /// end_check "wear_out" (StoneWallWearOut, IO500's rule): units per rank at the stop (min,
   /// max: every rank completed max), the window up to the stop and the wear-out after it.
   std::int64_t units_at_stop_min = 0;
@@ -56,6 +86,7 @@ struct PhaseResult {
   double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time
   Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
   std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
+  std::optional<OpLatencies> latency; ///< per-operation latencies, when the backend times them
 };
 
 /// One repetition of a test: open, phases, close.

@@ -20,14 +20,17 @@ namespace pio {
 /// Interface::size (a FilesFrom reader bounded by the file as found). Version 10: backends are
 /// plugins (pio/io/backend.hpp): ModuleContext::interface, capabilities and backend replace
 /// ModuleContext::io; TestContext::file is gone (views, seeks and set_info are Interface
-/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size.
-inline constexpr int kApiVersion = 10;
+/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size. Version 11: queue
+/// depth through the seam (Interface::queue_depth, Interface::report_latencies and LatencySink,
+/// Backend::check_test_file; UnitContext::may_overlap and in_flight; PhaseResult::latency and
+/// units_overlapped).
+inline constexpr int kApiVersion = 11;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
 /// find_package(pio-bench 0.<API>) asks for (docs/writing-a-module.md, "Versions and the module
 /// API"); the top CMakeLists.txt reads the project's version from here.
-inline constexpr const char *kToolVersion = "0.10.0";
+inline constexpr const char *kToolVersion = "0.11.0";
 
 /// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
 /// off, on or timed (was a boolean).
