@@ -138,6 +138,7 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
     if (!o.spec.default_value.empty())
       values[o.spec.name] = check_directive(o.spec, default_words(o.spec));
   std::vector<DirectiveLine> module_lines;
+  p.backend_lines.clear();
   auto declared_by_module = [&](const std::string &n) {
     return std::any_of(p.info->directives.begin(), p.info->directives.end(),
                        [&](const DirectiveSpec &d) { return lower(d.name) == lower(n); });
@@ -146,6 +147,7 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
     if (const io::BackendOption *o = option_of(backend, l.name)) {
       check_sweepable(block, *o, l);
       values[o->spec.name] = checked(*o, l); // a later line wins
+      p.backend_lines[o->spec.name] = l;
       return;
     }
     const auto [other, option] = declared_elsewhere(catalog, l.name, &backend);

@@ -93,6 +93,8 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     pr.wear_out_time_s = p.wear_out_time;
     pr.stonewalled = p.stonewalled;
     pr.timing_scope = timing_scope_name(p.scope);
+    pr.latency = p.latency;
+    pr.units_overlapped = p.overlapped;
     if (spec.merit == Merit::Operations) { // work_unit counted operations, not bytes
       pr.ops = pr.bytes;
       pr.bytes = 0;
