@@ -41,7 +41,8 @@ Ring::Ring(const RingSetup &setup) : setup_(setup), depth_(std::max(1u, setup.de
     if (setup_.sq_poll && (rc == -EPERM || rc == -EINVAL || rc == -EACCES))
       throw DirectiveError("SqPoll",
                            "SqPoll on: the kernel refuses a submission-queue polling thread "
-                           "here (" + why + ")",
+                           "here (" +
+                               why + ")",
                            "set SqPoll off (a kernel before 5.11 allows it to privileged users "
                            "only; kernel.io_uring_disabled must be 0)");
     if (rc == -ENOMEM)
@@ -49,8 +50,7 @@ Ring::Ring(const RingSetup &setup) : setup_(setup), depth_(std::max(1u, setup.de
                            "QueueDepth " + std::to_string(depth_) +
                                ": the kernel cannot make a ring that deep (" + why + ")",
                            "choose a smaller QueueDepth");
-    throw DirectiveError("Interface",
-                         "the kernel refuses io_uring here (" + why + ")",
+    throw DirectiveError("Interface", "the kernel refuses io_uring here (" + why + ")",
                          "check kernel.io_uring_disabled (0 allows io_uring; 1 allows it to the "
                          "io_uring_group only) and any seccomp profile, or choose Interface posix");
   }
@@ -125,10 +125,10 @@ void Ring::grow_buffers(std::int64_t bytes) {
   if (want <= slot_bytes_)
     return;
   if (want * depth_ > kBufferBudget)
-    throw Error("RegisteredBuffers: an operation of " + std::to_string(bytes) +
-                    " bytes needs " + std::to_string(depth_) + " registered buffers of " +
-                    std::to_string(want) + " bytes, more than the " +
-                    std::to_string(kBufferBudget >> 20) + " MiB they may take together",
+    throw Error("RegisteredBuffers: an operation of " + std::to_string(bytes) + " bytes needs " +
+                    std::to_string(depth_) + " registered buffers of " + std::to_string(want) +
+                    " bytes, more than the " + std::to_string(kBufferBudget >> 20) +
+                    " MiB they may take together",
                 "set RegisteredBuffers off, or a smaller QueueDepth or transfer size");
   while (busy())
     submit_and_reap(1); // nothing in flight may point into the old buffers
@@ -140,8 +140,8 @@ void Ring::grow_buffers(std::int64_t bytes) {
   const auto size = static_cast<std::size_t>(want) * depth_;
   void *m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED)
-    throw Error("mmap of " + std::to_string(size) + " bytes for the registered buffers: " +
-                    text(errno),
+    throw Error("mmap of " + std::to_string(size) +
+                    " bytes for the registered buffers: " + text(errno),
                 "set RegisteredBuffers off, or a smaller QueueDepth");
   std::vector<iovec> iov(depth_);
   for (unsigned i = 0; i < depth_; ++i)
@@ -215,8 +215,10 @@ void Ring::queue(const OpRequest &op, OpGroup &group, LatencySink *sink) {
     std::memcpy(buffers_ + static_cast<std::size_t>(slot_bytes_) * i, op.buffer,
                 static_cast<std::size_t>(op.length));
   prepare(i);
-  // Every slot queued: submit them in one call (fio's iodepth_batch at the depth).
-  if (unsubmitted_.size() == depth_)
+  // Every slot queued: submit them in one call (fio's iodepth_batch at the depth), so that they
+  // move while the caller does other things. At depth 1 the wait that follows submits it: one
+  // io_uring_enter per operation, as one pread.
+  if (depth_ > 1 && unsubmitted_.size() == depth_)
     submit_and_reap(0);
 }
 

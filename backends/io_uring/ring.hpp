@@ -37,13 +37,13 @@ struct OpGroup {
 /// One read or write of a file.
 struct OpRequest {
   bool write = false;
-  int fd = -1;                     ///< the file's descriptor
-  int file_index = -1;             ///< its index in the ring's file table (-1: not registered)
-  std::uint8_t *buffer = nullptr;  ///< memory
-  std::int64_t length = 0;         ///< bytes
-  std::int64_t offset = 0;         ///< file offset
+  int fd = -1;                       ///< the file's descriptor
+  int file_index = -1;               ///< its index in the ring's file table (-1: not registered)
+  std::uint8_t *buffer = nullptr;    ///< memory
+  std::int64_t length = 0;           ///< bytes
+  std::int64_t offset = 0;           ///< file offset
   const std::string *path = nullptr; ///< for errors (outlives the operation)
-  bool direct = false;             ///< the file is open with O_DIRECT (for the fix)
+  bool direct = false;               ///< the file is open with O_DIRECT (for the fix)
 };
 
 /// The io_uring and the operations in it. Not thread-safe; one per backend per rank.
@@ -85,10 +85,10 @@ private:
   using Clock = std::chrono::steady_clock;
   /// One slot: an operation in flight and, with RegisteredBuffers, its buffer.
   struct Op {
-    OpRequest req;              // the part still to move
-    std::int64_t done = 0;      // bytes moved so far
+    OpRequest req;                // the part still to move
+    std::int64_t done = 0;        // bytes moved so far
     std::uint8_t *user = nullptr; // the caller's memory (a read's copy-out)
-    OpGroup *group = nullptr;   // nullptr: abandoned
+    OpGroup *group = nullptr;     // nullptr: abandoned
     LatencySink *sink = nullptr;
     Clock::time_point submitted{};
     bool in_use = false;

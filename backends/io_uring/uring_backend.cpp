@@ -146,13 +146,15 @@ BackendInfo io_uring_info() {
                                   "(READ_FIXED / WRITE_FIXED, fio's fixedbufs), copied to and from "
                                   "the module's memory: the kernel maps no user pages per "
                                   "operation"}},
-      BackendOption{DirectiveSpec{"RegisteredFiles", DirectiveType::Flag, "off",
-                                  "the test files in the ring's file table (IOSQE_FIXED_FILE, fio's "
-                                  "registerfiles): no file lookup per operation"}},
-      BackendOption{DirectiveSpec{"SqPoll", DirectiveType::Flag, "off",
-                                  "a kernel thread polls the submission queue (IORING_SETUP_SQPOLL, "
-                                  "fio's sqthread_poll): submitting makes no system call; refused "
-                                  "at its line where the kernel does not allow it"}},
+      BackendOption{
+          DirectiveSpec{"RegisteredFiles", DirectiveType::Flag, "off",
+                        "the test files in the ring's file table (IOSQE_FIXED_FILE, fio's "
+                        "registerfiles): no file lookup per operation"}},
+      BackendOption{
+          DirectiveSpec{"SqPoll", DirectiveType::Flag, "off",
+                        "a kernel thread polls the submission queue (IORING_SETUP_SQPOLL, "
+                        "fio's sqthread_poll): submitting makes no system call; refused "
+                        "at its line where the kernel does not allow it"}},
       BackendOption{DirectiveSpec{"ODirect", DirectiveType::Flag, "off",
                                   "open the test files with O_DIRECT (every transfer and "
                                   "HeaderOffset a multiple of the file system's direct-I/O block; "

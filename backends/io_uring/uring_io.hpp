@@ -53,15 +53,14 @@ private:
   /// returns the transfer's bytes.
   std::int64_t queue(const Transfer &t, OpGroup &group);
   /// The elements to report for bytes of a transfer of count elements that moved `moved`.
-  static std::int64_t elements(std::int64_t bytes, int count, bool count_moved,
-                               std::int64_t moved);
+  static std::int64_t elements(std::int64_t bytes, int count, bool count_moved, std::int64_t moved);
 
   Ring &ring_;
   int fd_;
   int file_index_;
   std::string path_;
   DirectAlignment direct_;
-  std::int64_t pointer_ = 0;                   // the individual file pointer, in bytes
+  std::int64_t pointer_ = 0;                       // the individual file pointer, in bytes
   std::map<const MPI_Request *, Pending> pending_; // NonBlocking transfers not yet finished
 };
 

@@ -64,9 +64,9 @@ struct ModuleContext {
   /// TestFile (global or per block; in a FilesFrom chain, the chain's first block's)
   std::string test_file;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on (untimed checks) or timed (in the unit)
-  bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
-  bool collective = false;        ///< Collective on: use collective MPI-IO calls
-  bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
+  bool sync_writes = false;            ///< SyncWrites: flush every write inside the timed unit
+  bool collective = false;             ///< Collective on: use collective MPI-IO calls
+  bool use_file_view = true;           ///< FileView on: describe accesses with a file view (MPI-IO)
   /// Interface: the block's I/O backend's word ("mpiio", "posix", "hdf5", a site's own).
   std::string interface;
   io::Capabilities capabilities; ///< what the block's backend can do

@@ -25,12 +25,12 @@ struct Stats {
 
 /// Per-operation times of one group of ranks (CommSemantics), as IMB reports them (§6).
 struct OpTimes {
-  int group = 0;            ///< group index (RankGroups)
-  int ranks = 0;            ///< ranks in the group
-  double t_min_us = 0;      ///< minimum over the group's ranks of the time per operation
-  double t_avg_us = 0;      ///< mean over the group's ranks
-  double t_max_us = 0;      ///< maximum over the group's ranks
-  double mbytes_per_s = 0;  ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
+  int group = 0;           ///< group index (RankGroups)
+  int ranks = 0;           ///< ranks in the group
+  double t_min_us = 0;     ///< minimum over the group's ranks of the time per operation
+  double t_avg_us = 0;     ///< mean over the group's ranks
+  double t_max_us = 0;     ///< maximum over the group's ranks
+  double mbytes_per_s = 0; ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
 };
 
 /// The percentiles of a phase's per-operation latencies, as fio reports clat; each names a field
@@ -62,15 +62,15 @@ struct OpLatencies {
 
 /// What one phase of one repetition measured (all participating ranks).
 struct PhaseResult {
-  std::string label;             ///< the phase's label
-  std::int64_t units = 0;        ///< work units run
-  std::int64_t bytes = 0;        ///< bytes moved by all ranks
-  double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
-  double elapsed_time_s = 0;     ///< wall time of the phase, untimed steps included
-  double time_budget_s = 0;      ///< the phase's budget when time-driven (0 = count-driven)
-  std::int64_t units_limit = 0;  ///< time-driven: the most units it could run (0 = no limit)
-  std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
-  bool stonewalled = false;      ///< made time-driven by the block's StoneWall
+  std::string label;                 ///< the phase's label
+  std::int64_t units = 0;            ///< work units run
+  std::int64_t bytes = 0;            ///< bytes moved by all ranks
+  double aggregate_time_s = 0;       ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
+  double elapsed_time_s = 0;         ///< wall time of the phase, untimed steps included
+  double time_budget_s = 0;          ///< the phase's budget when time-driven (0 = count-driven)
+  std::int64_t units_limit = 0;      ///< time-driven: the most units it could run (0 = no limit)
+  std::string end_check;             ///< time-driven: "batched" or "per_unit" ("" count-driven)
+  bool stonewalled = false;          ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
   /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
   /// between those units were timed too (docs/timing.md, "Queue depth").
@@ -81,11 +81,11 @@ struct PhaseResult {
   std::int64_t units_at_stop_max = 0;
   double stonewall_time_s = 0;
   double wear_out_time_s = 0;
-  double bandwidth_MiBps = 0;    ///< bytes / aggregate time
-  std::int64_t ops = 0;          ///< Merit::Operations: operations by all ranks (bytes stays 0)
-  double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time
-  Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
-  std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
+  double bandwidth_MiBps = 0;  ///< bytes / aggregate time
+  std::int64_t ops = 0;        ///< Merit::Operations: operations by all ranks (bytes stays 0)
+  double ops_per_s = 0;        ///< Merit::Operations: ops / aggregate time
+  Stats rank_time_s;           ///< over ranks of each rank's own unit time (IMB style)
+  std::vector<OpTimes> groups; ///< per group, for tests with CommSemantics
   std::optional<OpLatencies> latency; ///< per-operation latencies, when the backend times them
 };
 
@@ -115,31 +115,31 @@ struct ErrorRecord {
 /// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
-  Stats ops_per_s; ///< Merit::Operations: over reps
+  Stats ops_per_s;                           ///< Merit::Operations: over reps
   Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks
   std::optional<OpTimes> op;                 ///< CommSemantics: the best repetition's op times
 };
 
 /// One test of a block: what it was and what every repetition measured.
 struct TestResult {
-  int index = 0;                   ///< position in the module's test list
-  std::string label;               ///< TestSpec::label
-  std::int64_t buffer_size = 0;    ///< TestSpec::buffer_size
-  std::int64_t header_offset = 0;  ///< TestSpec::header_offset
+  int index = 0;                  ///< position in the module's test list
+  std::string label;              ///< TestSpec::label
+  std::int64_t buffer_size = 0;   ///< TestSpec::buffer_size
+  std::int64_t header_offset = 0; ///< TestSpec::header_offset
   FileUse file_use = FileUse::Shared;
-  int procs = 0;                   ///< ranks taking part
-  int groups = 1;                  ///< groups running at once
-  std::string file;                ///< the test file (rank 0's path; "" without a file)
-  std::map<std::string, std::string> params;          ///< TestSpec::params
+  int procs = 0;                             ///< ranks taking part
+  int groups = 1;                            ///< groups running at once
+  std::string file;                          ///< the test file (rank 0's path; "" without a file)
+  std::map<std::string, std::string> params; ///< TestSpec::params
   std::map<std::string, std::string> hints_requested; ///< the test's and the block's hints
   std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
   std::optional<CommSemantics> comm;                  ///< TestSpec::comm
   Merit merit = Merit::Bandwidth;                     ///< TestSpec::merit: MiB/s or ops/s
   std::string timing_scope = "unit"; ///< the block's TimingScope: "unit" or "phase"
   double stone_wall_s = 0;           ///< the block's StoneWall budget per phase (0 = off)
-  std::vector<Repetition> reps;                       ///< every repetition that completed
-  TestSummary summary;                                ///< over reps
-  std::optional<ErrorRecord> error;                   ///< set if the test failed
+  std::vector<Repetition> reps;      ///< every repetition that completed
+  TestSummary summary;               ///< over reps
+  std::optional<ErrorRecord> error;  ///< set if the test failed
   std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
   std::string finished; ///< when it finished (all its repetitions, or its failure)
 };
@@ -187,7 +187,7 @@ struct Figure {
 /// How a module's tests are shown on the console.
 enum class Output {
   Table, ///< pio-bench's table (bandwidth, aggregate time, per-rank times)
-  Imb,   ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
+  Imb, ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
   /// The figure only (b_eff: thousands of tests that its figure's tables summarise); every test
   /// stays in the JSON and CSV, and ShowAllTests on prints them as Table does.
   Figure,
@@ -211,7 +211,7 @@ struct ModuleResult {
   /// Every option of that backend by directive name, as shown (posix: ODirect; hdf5: H5*; mpiio:
   /// none), from the backend's own option table.
   std::map<std::string, std::string> interface_settings;
-  int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
+  int tests_planned = 0; ///< tests init_module returned (0 until it returned)
   /// The block's share of the run's SuiteTime, all repetitions (0: none; ModuleContext's is
   /// this over reps).
   double time_budget_s = 0;
@@ -290,7 +290,7 @@ struct RunResult {
   int schema_version = 0;
   std::string tool_version;
   int module_api_version = 0;
-  std::string date;                                ///< ISO 8601, UTC
+  std::string date; ///< ISO 8601, UTC
   std::vector<std::string> command_line;
   std::string mpi_library, mpi_standard;
   /// The I/O libraries in use and their versions ({"hdf5": "1.10.8", "mpi": "MPICH Version:
@@ -315,7 +315,7 @@ struct RunResult {
   std::optional<std::string> romio_hints_text;
   std::optional<BatchJob> batch_job; ///< the Slurm or PBS job, when the run is in one
   std::string results_path;
-  double suite_time_s = 0; ///< SuiteTime, the budget the time-driven blocks share (0: none)
+  double suite_time_s = 0;        ///< SuiteTime, the budget the time-driven blocks share (0: none)
   std::string status = "running"; ///< running, complete, failed
   int exit_code = 0;
   std::vector<ModuleResult> modules;

@@ -152,9 +152,10 @@ void PatternModule::describe_test(TestContext &test) {
   // every transfer's bytes are a function of their offset (the stamp), so two in flight over
   // the same bytes write the same bytes; in read none changes the file. A backend with file
   // views places a unit by its view, which the next unit's replaces: no overlap there.
-  r.overlap_depth = r.io && !r.views && (mode_ == TemporalMode::Write || mode_ == TemporalMode::Read)
-                        ? r.io->queue_depth()
-                        : 0;
+  r.overlap_depth =
+      r.io && !r.views && (mode_ == TemporalMode::Write || mode_ == TemporalMode::Read)
+          ? r.io->queue_depth()
+          : 0;
   // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.
   const bool shared_file = test.spec().file != FileUse::FilePerProcess;
   r.shift = needs_prepared_file(mode_) && shared_file
@@ -294,7 +295,7 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
 void PatternModule::after_work_unit(UnitContext &) {
   Run &r = *run_;
   if (r.verify != VerifyMode::Untimed)
-    return; // off, or timed: the unit checked what it read
+    return;                   // off, or timed: the unit checked what it read
   if (!r.in_flight.empty()) { // overlapping: the units whose transfers finished, at their offsets
     r.check_finished();
     return;

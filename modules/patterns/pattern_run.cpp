@@ -261,8 +261,7 @@ void PatternModule::Run::transfer(bool write, bool collective) {
 }
 
 bool PatternModule::Run::overlaps(const UnitContext &unit) const {
-  return overlap_depth > 1 && unit.may_overlap && !unit.collective && !unit.flush &&
-         unit.units > 1;
+  return overlap_depth > 1 && unit.may_overlap && !unit.collective && !unit.flush && unit.units > 1;
 }
 
 void PatternModule::Run::swap_unit(InFlight &s) {
@@ -305,8 +304,8 @@ std::int64_t PatternModule::Run::overlapped(bool write, UnitContext &unit) {
         finish(next);
     }
   }
-  unit.in_flight = std::any_of(in_flight.begin(), in_flight.end(),
-                               [](const InFlight &f) { return f.busy; });
+  unit.in_flight =
+      std::any_of(in_flight.begin(), in_flight.end(), [](const InFlight &f) { return f.busy; });
   return moved;
 }
 

@@ -12,7 +12,9 @@ namespace pio::test {
 
 const pio::io::BackendInfo &backend_info(const std::string &name) {
   static const pio::io::BackendInfo infos[] = {
-      pio::io::mpiio_info(), pio::io::posix_info(), pio::io::hdf5_info(),
+      pio::io::mpiio_info(),
+      pio::io::posix_info(),
+      pio::io::hdf5_info(),
 #ifdef PIO_HAVE_IO_URING
       pio::io::io_uring_info(),
 #endif

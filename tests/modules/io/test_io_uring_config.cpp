@@ -41,8 +41,8 @@ void expect_config_stop(const std::string &config, const std::string &where,
   INFO(text << "\nexpected exit 2 at " << where << " with " << also << "\nstderr: " << ran.err);
   REQUIRE(all_ranks(ran.exit_code == 2));
   REQUIRE(all_ranks(rank() != 0 || (contains(ran.err, "/" + where) && contains(ran.err, also))));
-  REQUIRE(all_ranks(ran.results.is_null() && !exists(dir.file("t")) &&
-                    !exists(dir.file("t.0")) && !exists(shm.file("t.0"))));
+  REQUIRE(all_ranks(ran.results.is_null() && !exists(dir.file("t")) && !exists(dir.file("t.0")) &&
+                    !exists(shm.file("t.0"))));
 }
 
 /// A random_offsets block's lines writing `file` (a file per rank), then `extra`.
@@ -113,12 +113,11 @@ TEST_CASE("io_uring at QueueDepth 1 and 8 writes posix's bytes; the units overla
       const auto &phase = m[b]["tests"][0]["reps"][0]["phases"][0];
       const bool uring = m[b]["interface"] == "io_uring";
       const bool deep = uring && m[b]["interface_settings"]["QueueDepth"] == "8";
-      if (uring && m[b]["interface_settings"] !=
-                       nlohmann::json{{"QueueDepth", deep ? "8" : "1"},
-                                      {"RegisteredBuffers", "off"},
-                                      {"RegisteredFiles", "off"},
-                                      {"SqPoll", "off"},
-                                      {"ODirect", "off"}})
+      if (uring && m[b]["interface_settings"] != nlohmann::json{{"QueueDepth", deep ? "8" : "1"},
+                                                                {"RegisteredBuffers", "off"},
+                                                                {"RegisteredFiles", "off"},
+                                                                {"SqPoll", "off"},
+                                                                {"ODirect", "off"}})
         problem = "settings: " + m[b]["interface_settings"].dump();
       else if (phase.value("units_overlapped", false) != deep)
         problem = "block " + std::to_string(b) + " units_overlapped: " + phase.dump();
@@ -130,7 +129,7 @@ TEST_CASE("io_uring at QueueDepth 1 and 8 writes posix's bytes; the units overla
         problem = phase.contains("latency") ? check_latency(phase, phase["latency"]["count"])
                                             : "no latency: " + phase.dump();
     }
-    if (problem.empty() && !contains(ran.out, "clat (") )
+    if (problem.empty() && !contains(ran.out, "clat ("))
       problem = "the console shows no latencies";
   }
   INFO(problem);

@@ -246,8 +246,8 @@ TEST_CASE("io_uring seam: a short write and a failed one are errors naming the c
     wo->io().run(transfer(io::Direction::Read, back.data(), 4096, {{8192, 4096}}));
   });
   INFO(bad);
-  REQUIRE(all_ranks(contains(bad, "io_uring read of " + path + " at offset 8192 (4096 bytes): " +
-                                      "Bad file descriptor")));
+  REQUIRE(all_ranks(contains(bad, "io_uring read of " + path +
+                                      " at offset 8192 (4096 bytes): " + "Bad file descriptor")));
   wo->close();
 }
 
@@ -269,8 +269,9 @@ TEST_CASE("io_uring seam: O_DIRECT on ext4 at depth 8, misaligned transfers refu
   seam.run(transfer(io::Direction::Write, b.p, 16 * 4096, extents));
   seam.run(transfer(io::Direction::Read, back.p, 16 * 4096, extents));
   const bool same = std::equal(b.bytes(), b.bytes() + 16 * 4096, back.bytes());
-  const std::string misaligned =
-      error_of([&] { seam.run(transfer(io::Direction::Write, b.p, 1000, {{0, 1000}})); });
+  const std::string misaligned = error_of([&] {
+    seam.run(transfer(io::Direction::Write, b.p, 1000, {{0, 1000}}));
+  });
   INFO(misaligned);
   REQUIRE(all_ranks(same && contains(misaligned, "O_DIRECT write of " + path +
                                                      " at offset 0, 1000 bytes: offset and length "
