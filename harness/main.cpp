@@ -5,11 +5,15 @@
 
 #include "config/config.hpp"
 #include "config/directive_docs.hpp"
+#include "guard/guardian.hpp"
 #include "guard/process_guard.hpp"
 #include "pio/version.hpp"
 #include "run/run.hpp"
 
 int main(int argc, char **argv) {
+  // Before MPI_Init, while this process has one thread: the guardian that cleans up after this
+  // rank if it is killed (guardian.hpp).
+  pio::harness::start_guardian();
   MPI_Init(&argc, &argv);
   const double init_wtime = MPI_Wtime();
   int rank = 0;
@@ -99,5 +103,6 @@ int main(int argc, char **argv) {
     code = 2;
   }
   MPI_Finalize();
+  pio::harness::disarm_guardian(); // a normal end: nothing for the guardian to do
   return code;
 }

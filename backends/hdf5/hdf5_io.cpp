@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "hdf5_deferred_errors.hpp"
 #include "pio/error.hpp"
 #include "pio/handle.hpp"
 #include "pio/mpi_handles.hpp"
@@ -84,6 +85,18 @@ void h5_ok(herr_t rc, const char *call, const std::string &path) {
     h5_fail(call, path);
 }
 
+/// h5_ok for a call that may reach MPI-IO on the file fh: an MPI-IO error deferred during it
+/// (hdf5_deferred_errors.hpp) is the cause, and is thrown first, once every rank has left the
+/// call's collective steps.
+void h5_io_ok(herr_t rc, const char *call, const std::string &path, MPI_File fh) {
+  const std::string deferred = take_deferred_error(fh);
+  if (deferred.empty())
+    return h5_ok(rc, call, path);
+  H5Eclear2(H5E_DEFAULT);
+  throw Error(call + std::string("(\"") + path + "\") failed: " + deferred,
+              "check the file system of " + path + " (free space, quota, permissions)");
+}
+
 bool writes(const Transfer &t) { return t.direction == Direction::Write; }
 
 [[noreturn]] void no_such_transfer(const Transfer &t) {
@@ -116,8 +129,8 @@ std::int64_t memory_bytes(const Transfer &t) {
 /// HDF5's transfers on one file's dataset; the file itself is owned by Hdf5File.
 class Hdf5Io final : public Interface {
 public:
-  Hdf5Io(hid_t file, std::string path, std::int64_t chunk, bool read_only)
-      : file_(file), path_(std::move(path)), chunk_(chunk), read_only_(read_only) {
+  Hdf5Io(hid_t file, MPI_File mpi, std::string path, std::int64_t chunk, bool read_only)
+      : file_(file), mpi_(mpi), path_(std::move(path)), chunk_(chunk), read_only_(read_only) {
     independent_ = dxpl(H5FD_MPIO_INDEPENDENT);
     collective_ = dxpl(H5FD_MPIO_COLLECTIVE);
     const hsize_t one = 1;
@@ -159,7 +172,7 @@ public:
     mpi_check(MPI_Waitall(n, requests, MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
-  void sync() override { h5_ok(H5Fflush(file_, H5F_SCOPE_LOCAL), "H5Fflush", path_); }
+  void sync() override { h5_io_ok(H5Fflush(file_, H5F_SCOPE_LOCAL), "H5Fflush", path_, mpi_); }
 
   std::int64_t size() override {
     if (dataset_)
@@ -198,6 +211,9 @@ public:
     if (d >= 0)
       h5_ok(H5Dclose(d), "H5Dclose", path_);
   }
+
+  /// The file's MPI-IO handle (its deferred errors: hdf5_deferred_errors.hpp).
+  MPI_File mpi_file() const { return mpi_; }
 
 private:
   H5Plist dxpl(H5FD_mpio_xfer_t mode) {
@@ -414,9 +430,11 @@ private:
     const hid_t mem = memory(bytes);
     void *b = buffer != nullptr ? buffer : &nothing;
     if (writes(t))
-      h5_ok(H5Dwrite(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dwrite", path_);
+      h5_io_ok(H5Dwrite(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dwrite", path_,
+               mpi_);
     else
-      h5_ok(H5Dread(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dread", path_);
+      h5_io_ok(H5Dread(dataset_.get(), H5T_NATIVE_UCHAR, mem, file, dxpl, b), "H5Dread", path_,
+               mpi_);
     union_.reset();
   }
 
@@ -479,7 +497,8 @@ private:
     }
   }
 
-  hid_t file_; // owned by Hdf5File
+  hid_t file_;   // owned by Hdf5File
+  MPI_File mpi_; // HDF5's MPI-IO handle of the file
   std::string path_;
   std::int64_t chunk_;
   bool read_only_;
@@ -522,6 +541,7 @@ H5File open_or_create(const Hdf5Options &o, MPI_Comm comm, const std::string &pa
   }
   mpi_check(MPI_Bcast(&is_hdf5, 1, MPI_INT, 0, comm), "MPI_Bcast");
   const bool read_only = (amode & MPI_MODE_RDONLY) != 0;
+  const DeferMpiIoErrors defer; // the MPI file HDF5 opens now defers its errors to us
   if (is_hdf5)
     return H5File(
         h5_id(H5Fopen(path.c_str(), read_only ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.get()),
@@ -534,27 +554,46 @@ H5File open_or_create(const Hdf5Options &o, MPI_Comm comm, const std::string &pa
       h5_id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "H5Fcreate", path));
 }
 
+/// The MPI-IO handle HDF5's driver opened for file (H5Fget_vfd_handle).
+MPI_File mpi_handle_of(hid_t file, const std::string &path) {
+  H5Plist fapl(h5_id(H5Fget_access_plist(file), "H5Fget_access_plist", path));
+  void *handle = nullptr;
+  h5_ok(H5Fget_vfd_handle(file, fapl.get(), &handle), "H5Fget_vfd_handle", path);
+  return *static_cast<MPI_File *>(handle);
+}
+
 /// An HDF5 file opened through the MPI-IO driver and the transfers on its dataset.
 class Hdf5File final : public OpenFile {
 public:
   Hdf5File(const Hdf5Options &o, MPI_Comm comm, const std::string &path, int amode,
            const std::map<std::string, std::string> &hints)
       : path_(path), file_(open_or_create(o, comm, path, amode, hints)),
-        io_(file_.get(), path, o.chunk_size, (amode & MPI_MODE_RDONLY) != 0) {}
+        io_(file_.get(), mpi_handle_of(file_.get(), path), path, o.chunk_size,
+            (amode & MPI_MODE_RDONLY) != 0) {}
+  /// A file not closed by close() (a failed test) is closed by the handles, errors deferred.
+  ~Hdf5File() override { forget_deferred_errors(io_.mpi_file()); }
   Interface &io() override { return io_; }
   std::map<std::string, std::string> hints_in_effect() const override {
-    H5Plist fapl(h5_id(H5Fget_access_plist(file_.get()), "H5Fget_access_plist", path_));
-    void *handle = nullptr;
-    h5_ok(H5Fget_vfd_handle(file_.get(), fapl.get(), &handle), "H5Fget_vfd_handle", path_);
     MPI_Info raw = MPI_INFO_NULL;
-    mpi_check(MPI_File_get_info(*static_cast<MPI_File *>(handle), &raw), "MPI_File_get_info");
+    mpi_check(MPI_File_get_info(io_.mpi_file(), &raw), "MPI_File_get_info");
     return Info::adopt(raw).to_map();
   }
+  /// Closes the dataset and the file on every rank (both collective), then reports the first
+  /// failure: a rank that stopped between the two would leave the others in H5Fclose.
   void close() override {
-    io_.close();
+    std::string failed;
+    try {
+      io_.close();
+    } catch (const Error &e) {
+      failed = e.what();
+    }
     const hid_t f = file_.release();
-    if (f >= 0)
-      h5_ok(H5Fclose(f), "H5Fclose", path_);
+    const herr_t rc = f >= 0 ? H5Fclose(f) : 0;
+    if (!failed.empty()) {
+      forget_deferred_errors(io_.mpi_file());
+      throw Error(failed, "check the file system of " + path_ + " (free space, quota)");
+    }
+    h5_io_ok(rc, "H5Fclose", path_, io_.mpi_file());
   }
 
 private:

@@ -1,5 +1,6 @@
-// The paths this process created and must remove if it dies (created_paths.hpp): fixed slots, so
-// that a signal handler can unlink them.
+// The paths this process created and must remove if it dies (created_paths.hpp): fixed slots in
+// the state the guardian shares, so that a signal handler can unlink them and the guardian can
+// finish what the rank could not.
 #include "guard/created_paths.hpp"
 
 #include <fcntl.h>
@@ -8,21 +9,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <mutex>
+
+#include "guard/guard_state.hpp"
 
 namespace pio::harness {
 
 namespace {
 
-constexpr int kSlots = 256;
-char g_paths[kSlots][PATH_MAX];
-char g_unless[kSlots][PATH_MAX]; // "" or a path whose existence keeps g_paths[i]
-std::atomic<bool> g_used[kSlots];
-std::mutex g_slots_mutex;             // between threads adding and removing; handlers only read
-std::atomic<long long> g_since_ns{0}; // when this process first tracked a path
+std::mutex g_slots_mutex; // between threads adding and removing; handlers only read
 
 /// getdents64's record (the kernel's struct linux_dirent64).
 struct Dirent64 {
@@ -36,7 +34,70 @@ struct Dirent64 {
 bool starts_with(const char *s, const char *prefix, std::size_t n) noexcept {
   return std::strncmp(s, prefix, n) == 0;
 }
+
+void track(const std::string &path, const std::string &only_once_gone, PathKind kind) {
+  if (path.size() >= PATH_MAX || only_once_gone.size() >= PATH_MAX)
+    return;
+  GuardState &g = guard_state();
+  if (g.since_ns.load() == 0) {
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    // A second of slack: file systems may keep coarser timestamps than the clock.
+    g.since_ns.store((static_cast<long long>(ts.tv_sec) - 1) * 1000000000LL);
+  }
+  std::lock_guard<std::mutex> lock(g_slots_mutex);
+  for (int i = 0; i < GuardState::kSlots; ++i)
+    if (g.kind[i].load() != PathKind::Free && path == g.paths[i])
+      return;
+  for (int i = 0; i < GuardState::kSlots; ++i)
+    if (g.kind[i].load() == PathKind::Free) {
+      std::memcpy(g.paths[i], path.c_str(), path.size() + 1);
+      std::memcpy(g.unless[i], only_once_gone.c_str(), only_once_gone.size() + 1);
+      g.kind[i].store(kind);
+      return;
+    }
+}
+
+bool exists(const char *path) noexcept {
+  struct stat st;
+  return ::lstat(path, &st) == 0;
+}
+
+void note(FixedText &list, int &count, const char *path) noexcept {
+  list << (count++ ? ", " : "") << path;
+}
+
 } // namespace
+
+FixedText &FixedText::operator<<(const char *s) noexcept {
+  constexpr std::size_t room = sizeof text_ - 4; // "..." and the NUL
+  while (*s != '\0' && n_ < room)
+    text_[n_++] = *s++;
+  if (*s != '\0' && n_ == room) {
+    std::memcpy(text_ + n_, "...", 3);
+    n_ += 3;
+  }
+  text_[n_] = '\0';
+  return *this;
+}
+
+FixedText &FixedText::operator<<(long long v) noexcept {
+  char digits[24];
+  int n = 0;
+  unsigned long long u =
+      v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u > 0 && n < 22);
+  if (v < 0)
+    digits[n++] = '-';
+  char text[24];
+  for (int i = 0; i < n; ++i)
+    text[i] = digits[n - 1 - i];
+  text[n] = '\0';
+  return *this << text;
+}
 
 int remove_romio_companions(const char *path, long long since_ns) noexcept {
   // Directory and ".<name>.shfp." in fixed buffers (no allocation in a signal handler).
@@ -87,63 +148,89 @@ int remove_romio_companions(const char *path, long long since_ns) noexcept {
 }
 
 void track_created(const std::string &path, const std::string &only_once_gone) {
-  if (path.size() >= PATH_MAX || only_once_gone.size() >= PATH_MAX)
-    return;
-  if (g_since_ns.load() == 0) {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    // A second of slack: file systems may keep coarser timestamps than the clock.
-    g_since_ns.store((static_cast<long long>(ts.tv_sec) - 1) * 1000000000LL);
-  }
-  std::lock_guard<std::mutex> lock(g_slots_mutex);
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load() && path == g_paths[i])
-      return;
-  for (int i = 0; i < kSlots; ++i)
-    if (!g_used[i].load()) {
-      std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
-      std::memcpy(g_unless[i], only_once_gone.c_str(), only_once_gone.size() + 1);
-      g_used[i].store(true);
-      return;
-    }
+  track(path, only_once_gone, PathKind::File);
 }
+
+void track_tree(const std::string &path) { track(path, {}, PathKind::Tree); }
+
+void track_joined_tree(const std::string &path) { track(path, {}, PathKind::Joined); }
 
 void untrack_created(const std::string &path) {
+  GuardState &g = guard_state();
   std::lock_guard<std::mutex> lock(g_slots_mutex);
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load() && path == g_paths[i])
-      g_used[i].store(false);
+  for (int i = 0; i < GuardState::kSlots; ++i)
+    if (g.kind[i].load() != PathKind::Free && path == g.paths[i])
+      g.kind[i].store(PathKind::Free);
 }
 
-void remove_tracked() noexcept {
+void remove_tracked(Removal *report) noexcept {
   // Files first, then directories, the last tracked first: a directory the process made and then
   // filled (StageModules' copies) is empty by the time it is removed. Paths kept while another
   // path exists (a claimed directory's owner record, which a later run needs to clean the
   // directory) go last, and only once that path is gone.
-  int dirs[kSlots];
+  GuardState &g = guard_state();
+  Removal ignored;
+  Removal &r = report ? *report : ignored;
+  const long long since = g.since_ns.load();
+  int dirs[GuardState::kSlots];
   int n_dirs = 0;
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load() && g_unless[i][0] == '\0') {
-      if (::unlink(g_paths[i]) != 0)
-        dirs[n_dirs++] = i;
-      else
-        g_used[i].store(false);
-      remove_romio_companions(g_paths[i], g_since_ns.load());
+  for (int i = 0; i < GuardState::kSlots; ++i) {
+    const PathKind kind = g.kind[i].load();
+    if (kind == PathKind::Joined) {
+      note(r.left, r.left_count, g.paths[i]);
+      r.left << " (the items this rank made there; the rank that claimed it removes them)";
+      continue;
     }
-  for (int k = n_dirs - 1; k >= 0; --k) {
-    g_used[dirs[k]].store(false);
-    ::rmdir(g_paths[dirs[k]]); // a claimed directory: removed only if empty (rmdir is signal-safe)
+    if (kind == PathKind::Free || g.unless[i][0] != '\0')
+      continue;
+    r.companions += remove_romio_companions(g.paths[i], since);
+    if (kind == PathKind::Tree) {
+      dirs[n_dirs++] = i;
+    } else if (::unlink(g.paths[i]) == 0) {
+      g.kind[i].store(PathKind::Free);
+      note(r.removed, r.removed_count, g.paths[i]);
+    } else if (errno == ENOENT) {
+      g.kind[i].store(PathKind::Free); // gone already
+    } else {
+      dirs[n_dirs++] = i; // a directory (StageModules')
+    }
   }
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load() && g_unless[i][0] != '\0') {
-      struct stat st;
-      if (::lstat(g_unless[i], &st) == 0)
-        continue;
-      g_used[i].store(false);
-      if (::unlink(g_paths[i]) != 0)
-        ::rmdir(g_paths[i]);
-      remove_romio_companions(g_paths[i], g_since_ns.load());
+  for (int k = n_dirs - 1; k >= 0; --k) {
+    const int i = dirs[k];
+    if (::rmdir(g.paths[i]) == 0) { // a claimed directory: removed only if empty
+      g.kind[i].store(PathKind::Free);
+      note(r.removed, r.removed_count, g.paths[i]);
+    } else if (errno == ENOENT) {
+      g.kind[i].store(PathKind::Free);
+    } else {
+      note(r.left, r.left_count, g.paths[i]);
+      if (g.kind[i].load() == PathKind::Tree) {
+        ++r.trees_left;
+        r.left << " (a directory of items; its owner record keeps the rule to remove them)";
+      } else {
+        g.kind[i].store(PathKind::Free); // not ours to empty: what is inside it is not the run's
+        r.left << " (not empty)";
+      }
     }
+  }
+  for (int i = 0; i < GuardState::kSlots; ++i)
+    if (g.kind[i].load() != PathKind::Free && g.unless[i][0] != '\0') {
+      if (exists(g.unless[i]))
+        continue;
+      g.kind[i].store(PathKind::Free);
+      if (::unlink(g.paths[i]) == 0 || ::rmdir(g.paths[i]) == 0)
+        note(r.removed, r.removed_count, g.paths[i]);
+      r.companions += remove_romio_companions(g.paths[i], since);
+    }
+}
+
+std::vector<std::string> tracked_trees() {
+  GuardState &g = guard_state();
+  std::vector<std::string> out;
+  for (int i = 0; i < GuardState::kSlots; ++i)
+    if (g.kind[i].load() == PathKind::Tree)
+      out.emplace_back(g.paths[i]);
+  return out;
 }
 
 } // namespace pio::harness

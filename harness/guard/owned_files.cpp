@@ -13,8 +13,8 @@
 
 namespace pio::harness {
 
-OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale)
-    : overwrite_(overwrite), keep_(keep), clean_stale_(clean_stale) {}
+OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale, bool inspect_only)
+    : overwrite_(overwrite), keep_(keep), clean_stale_(clean_stale), inspect_only_(inspect_only) {}
 
 void OwnedFiles::check(const std::string &path, std::ostream *note) {
   if (created_.count(path))
@@ -62,13 +62,26 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                         "; pio-harness removes neither",
                     "if " + path + " is yours, remove only the stale record " + record +
                         "; if it is a leftover of that run, remove both");
+      if (inspect_only_) { // --check: no I/O, so nothing removed; the run will do it
+        if (note)
+          *note << "pio-harness: note: " + path +
+                       (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()
+                            ? " (a directory of items)"
+                            : std::string()) +
+                       " was left behind by " + describe_owner(*owner) +
+                       (state == OwnerState::Gone ? ", which is no longer running"
+                                                  : " (--clean-stale)") +
+                       "; the run removes it by its owner record " + record +
+                       " (--check removes nothing)\n";
+        return;
+      }
       if (exists)
         remove_romio_companions(path.c_str(), owner->created_ns);
       if (exists && S_ISREG(st.st_mode))
         ::unlink(path.c_str());
       std::size_t swept = 0;
       if (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()) { // only by its rules
-        const TreeSweep sweep = sweep_tree(path, owner->trees);
+        const TreeSweep sweep = sweep_tree(path, owner->trees, owner->changed_after_ns());
         if (!sweep.foreign.empty())
           throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
                           ", but it holds " + sweep.foreign + " (" + sweep.why +
@@ -125,16 +138,30 @@ void OwnedFiles::claim(const std::string &path, const TreeRules *trees) {
     trees_[path] = *trees;
   if (write_owner_record(path, trees)) {
     records_.insert(path);
+    if (trees) // filled by every rank while the block runs: the record says the run is alive
+      refresher_.watch(owner_record_path(path));
     // A directory holding items when the process dies keeps its record: the next run needs it.
     track_created(owner_record_path(path), trees ? path : std::string());
   }
+  if (!keep_) {
+    if (trees)
+      track_tree(path); // emptied by its rules if this rank is stopped (guardian.hpp)
+    else
+      track_created(path);
+  }
+}
+
+void OwnedFiles::join(const std::string &path) {
   if (!keep_)
-    track_created(path);
+    track_joined_tree(path);
 }
 
 bool OwnedFiles::release(const std::string &path) {
-  if (!created_.count(path))
+  if (!created_.count(path)) {
+    untrack_created(path); // a directory this rank joined
     return false;
+  }
+  refresher_.unwatch(owner_record_path(path));
   if (records_.erase(path)) // only the record this run wrote, never a file of that name
     ::unlink(owner_record_path(path).c_str());
   untrack_created(owner_record_path(path));
@@ -173,6 +200,10 @@ void OwnedFiles::stamp(const std::string &path, bool open) {
                             std::to_string(st.st_ino) + " " + std::to_string(st.st_size) + " " +
                             std::to_string(st.st_mtim.tv_sec) + "." +
                             std::to_string(st.st_mtim.tv_nsec);
+  if (open) // written now: the record says the run is alive (record_refresh.hpp)
+    refresher_.watch(owner_record_path(path));
+  else if (!trees_.count(path))
+    refresher_.unwatch(owner_record_path(path));
   auto &last = stamped_[path];
   if (last == state)
     return;

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "guard/record_refresh.hpp"
 #include "pio/tree_rule.hpp"
 
 namespace pio::harness {
@@ -20,7 +21,8 @@ public:
   /// keep: files created by this run are kept;
   /// clean_stale: a leftover of a pio-bench run whose owner cannot be shown alive (another
   /// host) is removed too (--clean-stale); one whose owner is provably gone always is.
-  OwnedFiles(bool overwrite, bool keep, bool clean_stale = false);
+  /// inspect_only (--check): check() removes nothing; it says what a run would remove.
+  OwnedFiles(bool overwrite, bool keep, bool clean_stale = false, bool inspect_only = false);
   /// Checks that path may be created or written, without creating anything: throws pio::Error
   /// if it is a symbolic link, or exists, was not created by this run, and overwrite is off;
   /// if `<path>.pio-owner` exists and is not an owner record; or if its directory does not
@@ -29,11 +31,15 @@ public:
   /// one that run left (device, inode, size, modification time); otherwise throws naming both.
   /// A leftover directory is emptied by the tree rules in its record (tree_sweep.hpp): only if
   /// every entry below it is one the rules allow, else nothing is touched and the error names
-  /// the first foreign entry.
+  /// the first foreign entry. With inspect_only, nothing is removed: the note says what a run
+  /// would remove (the proof of a file is checked; a directory's entries are not read).
   void check(const std::string &path, std::ostream *note = nullptr);
   /// check(), then remembers that this run creates path and writes its owner record (with the
   /// tree rules of a directory a module fills). Call before opening.
   void claim(const std::string &path, const TreeRules *trees = nullptr);
+  /// Notes that this rank makes items in `path`, a directory another rank of the block claimed
+  /// with tree rules: its messages name it if it is stopped; it never removes it.
+  void join(const std::string &path);
   /// Deletes path (and its owner record) if this run created it and keep is off; with keep,
   /// only the record goes (the file is the user's now). Returns true if path was deleted.
   bool release(const std::string &path);
@@ -56,10 +62,12 @@ private:
   bool overwrite_;
   bool keep_;
   bool clean_stale_;
+  bool inspect_only_;
   std::set<std::string> created_;
   std::set<std::string> records_;              ///< paths whose owner record this run wrote
   std::map<std::string, TreeRules> trees_;     ///< claimed directories -> their rules
   std::map<std::string, std::string> stamped_; ///< path -> its state at the last stamp
+  RecordRefresher refresher_; ///< touches the records of files open and trees in use
 };
 
 } // namespace pio::harness

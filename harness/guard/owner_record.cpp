@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "guard/created_paths.hpp"
+#include "guard/record_refresh.hpp"
 #include "guard/tree_sweep.hpp"
 
 namespace pio::harness {
@@ -67,6 +68,10 @@ long long mtime_ns_of(const struct stat &st) {
   return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
 }
 
+long long ctime_ns_of(const struct stat &st) {
+  return static_cast<long long>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+}
+
 /// The birth time of path in ns, 0 where the file system does not record it.
 long long btime_ns_of(const std::string &path) {
   struct statx sx {};
@@ -84,6 +89,8 @@ std::string record_text(const OwnerRecord &r) {
   if (r.stamped)
     text << "file " << (r.open ? "open" : "closed") << " " << r.dev << " " << r.ino << " " << r.size
          << " " << r.mtime_ns << " " << r.btime_ns << "\n";
+  if (r.refresh_s > 0)
+    text << "refresh " << r.refresh_s << "\n";
   for (const auto &t : r.trees) // names are plain (no white space), checked at the claim
     text << "tree " << t.root_name << " " << (t.per_owner ? "per-owner" : "shared") << " "
          << t.owners << " " << t.depth << " " << t.branching << " " << t.dir_prefix << " "
@@ -138,6 +145,7 @@ const OwnerRecord &my_owner_record() {
 bool write_owner_record(const std::string &path, const TreeRules *trees) {
   OwnerRecord r = my_owner_record();
   r.created_ns = realtime_ns();
+  r.refresh_s = kRecordRefreshS; // touched while the run writes the file (record_refresh.hpp)
   if (trees)
     r.trees = *trees;
   const std::string s = record_text(r);
@@ -203,6 +211,11 @@ std::string file_differs(const OwnerRecord &r, const std::string &path) {
     return "the file now there is another one made under the same inode number (born at " +
            std::to_string(born) + " ns; the record says born at " + std::to_string(r.btime_ns) +
            " ns)";
+  if (!dir && r.open && r.refresh_s > 0 && ctime_ns_of(st) > r.changed_after_ns())
+    return "the file was changed after that run was last seen (changed at " +
+           std::to_string(ctime_ns_of(st)) + " ns; the run touched its record every " +
+           std::to_string(r.refresh_s) + " s while it wrote the file, last at " +
+           std::to_string(r.seen_ns) + " ns)";
   if (dir || r.open)
     return {};
   if (static_cast<long long>(st.st_size) != r.size || mtime_ns_of(st) != r.mtime_ns)
@@ -242,6 +255,8 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
         r.started_at = value;
       else if (key == "created")
         r.created_ns = std::stoll(value);
+      else if (key == "refresh")
+        r.refresh_s = std::stoi(value);
       else if (key == "file") {
         std::istringstream words(value);
         std::string state;
@@ -269,6 +284,7 @@ std::optional<OwnerRecord> read_owner_record(const std::string &path) {
   }
   if (fields < 5 || r.pid <= 0)
     return std::nullopt;
+  r.seen_ns = mtime_ns_of(st);
   return r;
 }
 
@@ -286,6 +302,10 @@ OwnerState owner_state(const OwnerRecord &r) {
   if (now.state == 'Z' || now.state == 'X')
     return OwnerState::Gone; // killed a moment ago, not yet reaped by its parent
   return OwnerState::Alive;
+}
+
+long long OwnerRecord::changed_after_ns() const {
+  return refresh_s > 0 ? seen_ns + kRecordGraceS * 1000000000LL : 0;
 }
 
 std::string describe_owner(const OwnerRecord &r) {

@@ -34,6 +34,14 @@ struct OwnerRecord {
   long long btime_ns = 0;
   /// For a claimed directory: what the run may have made in it (the stale cleanup's rules).
   TreeRules trees;
+  /// The run touched the record every refresh_s seconds while it wrote the file or filled the
+  /// directory (record_refresh.hpp); 0 in records of pio-bench 0.4.0 and before.
+  int refresh_s = 0;
+  /// The record's own modification time (ns): the run was alive then.
+  long long seen_ns = 0;
+  /// With refresh_s: a change of the file (its ctime) or of an item later than this is not the
+  /// run's (it was dead by then): seen_ns plus kRecordGraceS; 0 without refresh_s.
+  long long changed_after_ns() const;
 };
 
 /// Whether the owner of a record still runs.
@@ -60,10 +68,11 @@ bool write_owner_record(const std::string &path, const TreeRules *trees = nullpt
 bool stamp_owner_record(const std::string &path, bool open);
 
 /// "" if the file at path is, by device, inode and birth time (and, stamped closed, size and
-/// modification time), the one the record's run left there, or if there is no such file; else what
-/// differs. A directory is proved by device and inode alone (it is only ever removed when empty).
-/// A record written on another host is not held to its device number, which numbers that
-/// host's mount of a shared file system, not the file system.
+/// modification time; stamped open, no change after the run was last seen: changed_after_ns), the
+/// one the record's run left there, or if there is no such file; else what differs. A directory is
+/// proved by device and inode alone (it is only ever removed when empty). A record written on
+/// another host is not held to its device number, which numbers that host's mount of a shared
+/// file system, not the file system.
 std::string file_differs(const OwnerRecord &r, const std::string &path);
 
 /// Reads the record of path; nothing if there is none or it is not a pio-bench record.

@@ -2,6 +2,8 @@
 // signal handlers.
 #include "guard/position.hpp"
 
+#include "guard/guard_state.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -10,6 +12,7 @@ namespace pio::harness {
 
 namespace {
 std::atomic<unsigned long long> g_beats{0};
+std::atomic<std::uint64_t> g_module_beats{0}; // written by the module's thread alone
 std::atomic<const char *> g_step{"start"};
 std::atomic<bool> g_waiting{false};
 std::atomic<int> g_rank{-1};
@@ -41,11 +44,18 @@ void heartbeat_context(const std::string &where) {
   g_beats.fetch_add(1, std::memory_order_relaxed);
 }
 
-void set_position_rank(int rank) noexcept { g_rank.store(rank); }
+void set_position_rank(int rank) noexcept {
+  g_rank.store(rank);
+  guard_state().rank.store(rank); // the guardian's messages name it too
+}
 
 int position_rank() noexcept { return g_rank.load(); }
 
-unsigned long long heartbeats() noexcept { return g_beats.load(std::memory_order_relaxed); }
+unsigned long long heartbeats() noexcept {
+  return g_beats.load(std::memory_order_relaxed) + g_module_beats.load(std::memory_order_relaxed);
+}
+
+std::atomic<std::uint64_t> *module_progress() noexcept { return &g_module_beats; }
 
 bool waiting_for_others() noexcept { return g_waiting.load(std::memory_order_relaxed); }
 

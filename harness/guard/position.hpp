@@ -3,7 +3,9 @@
 /// that the watchdog thread and the fatal-signal handlers (process_guard.hpp) can name it
 /// async-signal-safely.
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace pio::harness {
@@ -29,8 +31,12 @@ void set_position_rank(int rank) noexcept;
 /// The rank set by set_position_rank (-1 before); async-signal-safe.
 int position_rank() noexcept;
 
-/// How many heartbeats this rank has made so far (the watchdog compares two readings).
+/// How many heartbeats this rank has made so far, its modules' progress beats included (the
+/// watchdog compares two readings).
 unsigned long long heartbeats() noexcept;
+
+/// The counter modules count their progress inside a long step in (ModuleContext::progress).
+std::atomic<std::uint64_t> *module_progress() noexcept;
 
 /// True while this rank waits for the other ranks after its step (heartbeat_wait).
 bool waiting_for_others() noexcept;

@@ -1,11 +1,11 @@
 // Signal handlers and the exit check (process_guard.hpp). Only async-signal-safe calls in the
-// handlers: write, unlink, raise, _exit, sigaction.
+// handlers: write, unlink, rmdir, raise, _exit, sigaction, and the guardian's pipe.
 #include "guard/process_guard.hpp"
 
 #include <limits.h>
 #include <signal.h>
-#include <time.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,8 +16,11 @@
 #include <mpi.h>
 
 #include "guard/created_paths.hpp"
+#include "guard/guard_state.hpp"
+#include "guard/guardian.hpp"
 #include "guard/position.hpp"
 #include "guard/results_mark.hpp"
+#include "guard/signal_name.hpp"
 
 namespace pio::harness {
 
@@ -61,7 +64,7 @@ public:
   }
 
 private:
-  char text_[1024];
+  char text_[4000]; // under PIPE_BUF (4096): one atomic write
   std::size_t n_ = 0;
 };
 
@@ -81,28 +84,6 @@ const char *death_of(int sig) noexcept {
   return "died of a signal";
 }
 
-const char *signal_name(int sig) noexcept {
-  switch (sig) {
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGABRT:
-    return "SIGABRT";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGILL:
-    return "SIGILL";
-  case SIGINT:
-    return "SIGINT";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGHUP:
-    return "SIGHUP";
-  }
-  return "a signal";
-}
-
 const char *stop_text(int sig) noexcept {
   switch (sig) {
   case SIGINT:
@@ -113,34 +94,86 @@ const char *stop_text(int sig) noexcept {
   return "was terminated (SIGTERM)";
 }
 
-/// "pio-harness: error: rank R <what> in <module, test>, step <method> on host H<tail>" on stderr.
-void say_position(const char *what, const char *tail) noexcept {
+/// How a claimed directory left by this rank gets emptied.
+enum class TreeCleanup { NextRun, GuardianNow, GuardianAtExit };
+
+/// "; removed a, b; left c (...), <who removes it>": what remove_tracked did, truthfully.
+void describe_removal(Line &line, const Removal &r, TreeCleanup trees) noexcept {
+  if (r.removed_count == 0 && r.left_count == 0 && r.companions == 0) {
+    line << "; this rank had no file to remove";
+    return;
+  }
+  if (r.removed_count > 0)
+    line << "; removed " << r.removed.c_str();
+  if (r.companions > 0)
+    line << (r.removed_count > 0 ? " and " : "; removed ") << r.companions
+         << " of ROMIO's hidden files beside them (.<name>.shfp.<n>)";
+  if (r.left_count == 0)
+    return;
+  line << "; left " << r.left.c_str();
+  if (r.trees_left == 0)
+    return;
+  switch (trees) {
+  case TreeCleanup::GuardianNow:
+    line << "; this rank's cleanup process (pid " << guardian_pid()
+         << ") removes the items by that rule now";
+    break;
+  case TreeCleanup::GuardianAtExit:
+    line << "; this rank's cleanup process (pid " << guardian_pid()
+         << ") removes the items by that rule once this rank has ended";
+    break;
+  case TreeCleanup::NextRun:
+    line << "; the next run with that TestFile removes the items by that rule";
+  }
+}
+
+} // namespace
+
+bool remove_and_say(const char *what, const char *at, const char *tail, bool hand_over) noexcept {
+  Removal removal;
+  remove_tracked(&removal);
+  TreeCleanup trees = TreeCleanup::NextRun;
+  if (removal.trees_left > 0 && hand_over && guardian_request_cleanup())
+    trees = TreeCleanup::GuardianNow;
+  else if (removal.trees_left > 0 && guardian_alive())
+    trees = TreeCleanup::GuardianAtExit;
   char where[512];
   describe_position(where, sizeof where);
   Line line;
   struct utsname host; // uname is async-signal-safe; gethostname is not listed as such
   const bool named = ::uname(&host) == 0;
   line << "pio-harness: error: rank " << (position_rank() < 0 ? 0 : position_rank()) << " " << what
-       << " in " << where << (named ? " on host " : "") << (named ? host.nodename : "") << tail;
+       << at << where << (named ? " on host " : "") << (named ? host.nodename : "");
+  describe_removal(line, removal, trees);
+  line << tail << "\n";
   line.write();
+  return trees == TreeCleanup::GuardianNow;
 }
 
+namespace {
+
 void on_fatal(int sig) {
-  say_position(death_of(sig), "; the files this rank created are removed (fix: a bug in the "
-                              "module or the harness: run under a debugger or with core dumps "
-                              "to see more)\n");
-  remove_tracked();
+  guard_state().stop_reason.store(sig);
+  remove_and_say(death_of(sig), " in ",
+                 " (fix: a bug in the module or the harness: run under a debugger or with core "
+                 "dumps to see more)");
   mark_results_interrupted(signal_name(sig), 128 + sig);
-  // SA_RESETHAND restored the default action: die of the same signal.
+  // SA_RESETHAND restored the default action: die of the same signal (the guardian sweeps what
+  // is left).
   ::raise(sig);
 }
 
 void on_stop(int sig) {
-  say_position(stop_text(sig), "; the files this rank created are removed\n");
-  remove_tracked();
-  mark_results_interrupted(signal_name(sig), 128 + sig);
+  guard_state().stop_reason.store(sig); // first: mpiexec may kill this rank at any moment now
+  // A directory of items takes longer to empty than mpiexec gives a rank (it kills every rank
+  // once one has exited, and at once at a second Ctrl-C): the guardian empties it, and this rank
+  // waits for it (a singleton's caller sees the cleanup done).
+  mark_results_interrupted(signal_name(sig), 128 + sig); // before the guardian may mark it too
+  const bool handed_over = remove_and_say(stop_text(sig), " in ", "", true);
+  if (handed_over && guardian_wait())
+    ::_exit(128 + sig);
   // mpiexec forwards the signal to every rank and kills the others (SIGKILL) once one exits:
-  // give every rank a moment to clean up first.
+  // give every rank a moment to say what it did first.
   const timespec pause{0, 300 * 1000 * 1000};
   ::nanosleep(&pause, nullptr);
   ::_exit(128 + sig);
@@ -149,10 +182,10 @@ void on_stop(int sig) {
 void check_exit() {
   if (g_runs.load() == 0 || g_aborting.load())
     return;
-  say_position("called exit() before the run finished",
-               "; the run is failed (fix: a module reports errors by throwing pio::Error, never "
-               "by exit())\n");
-  remove_tracked();
+  guard_state().stop_reason.store(kStopExit);
+  remove_and_say("called exit() before the run finished", " in ",
+                 "; the run is failed (fix: a module reports errors by throwing pio::Error, never "
+                 "by exit())");
   ::_exit(1);
 }
 
@@ -161,6 +194,7 @@ alignas(16) char g_alt_stack[1 << 16];
 } // namespace
 
 void install_process_guards() {
+  guard_state(); // mapped now, never first in a handler
   stack_t ss{};
   ss.ss_sp = g_alt_stack;
   ss.ss_size = sizeof g_alt_stack;
@@ -174,7 +208,11 @@ void install_process_guards() {
   struct sigaction stop {};
   stop.sa_handler = on_stop;
   stop.sa_flags = SA_ONSTACK;
+  // One stop at a time: mpiexec's proxy sends SIGTERM (then SIGKILL) to a rank still in its
+  // SIGINT handler once another rank has exited; a nested handler would start over.
   sigemptyset(&stop.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&stop.sa_mask, sig);
   // SIGHUP (a closed terminal, a batch system's hang-up) ends the run like SIGTERM.
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     ::sigaction(sig, &stop, nullptr);
@@ -196,15 +234,14 @@ RunInProgress::~RunInProgress() { --g_runs; }
 extern "C" int MPI_Abort(MPI_Comm comm, int errorcode) {
   using namespace pio::harness;
   g_aborting.store(true);
-  Line line;
-  char where[512];
-  describe_position(where, sizeof where);
-  line << "pio-harness: error: rank " << (position_rank() < 0 ? 0 : position_rank())
-       << " called MPI_Abort (error code " << errorcode << ") in " << where
-       << "; the files this rank created are removed (fix: a module reports errors by throwing "
-          "pio::Error, never by MPI_Abort)\n";
-  line.write();
-  remove_tracked();
+  guard_state().stop_reason.store(kStopAbort);
+  char what[64];
+  FixedText code;
+  code << "called MPI_Abort (error code " << static_cast<long long>(errorcode) << ")";
+  std::strncpy(what, code.c_str(), sizeof what - 1);
+  what[sizeof what - 1] = '\0';
+  remove_and_say(what, " in ",
+                 " (fix: a module reports errors by throwing pio::Error, never by MPI_Abort)");
   // mpiexec kills every rank at once on an abort, and may drop what a rank wrote to stderr a
   // moment before: give the message time to reach the console.
   const timespec pause{0, 300 * 1000 * 1000};

@@ -9,16 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cstring>
+
+#include "guard/guard_state.hpp"
 
 namespace pio::harness {
 
 namespace {
-
-char g_doc[PATH_MAX];
-char g_tmp[PATH_MAX];
-std::atomic<bool> g_named{false};
 
 const char kStatus[] = "\n  \"status\": \"running\"";
 const char kExit[] = "\n  \"exit_code\": 0,";
@@ -52,18 +49,21 @@ void set_results_document(const std::string &path) {
       path.find('/') == std::string::npos ? "." : path.substr(0, path.find_last_of('/'));
   const std::string tmp =
       dir + "/." + base + "." + std::to_string(::getpid()) + ".interrupted.pio-tmp";
-  if (tmp.size() >= PATH_MAX || (g_named.load() && path == g_doc))
+  GuardState &g = guard_state(); // shared with the guardian, which marks it if the rank cannot
+  if (tmp.size() >= PATH_MAX || (g.results_named.load() && path == g.results_doc))
     return;
-  g_named.store(false);
-  std::memcpy(g_doc, path.c_str(), path.size() + 1);
-  std::memcpy(g_tmp, tmp.c_str(), tmp.size() + 1);
-  g_named.store(true);
+  g.results_named.store(false);
+  std::memcpy(g.results_doc, path.c_str(), path.size() + 1);
+  std::memcpy(g.results_tmp, tmp.c_str(), tmp.size() + 1);
+  g.results_named.store(true);
 }
 
 bool mark_results_interrupted(const char *signal_name, int exit_code) noexcept {
-  if (!g_named.load())
+  GuardState &g = guard_state();
+  if (!g.results_named.load())
     return false;
-  const int in = ::open(g_doc, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  const char *doc_path = g.results_doc, *tmp_path = g.results_tmp;
+  const int in = ::open(doc_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (in < 0)
     return false;
   struct stat st;
@@ -92,7 +92,7 @@ bool mark_results_interrupted(const char *signal_name, int exit_code) noexcept {
     for (int i = 0; i < n; ++i)
       number[i] = digits[n - 1 - i];
     number[n] = '\0';
-    const int out = ::open(g_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int out = ::open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (out >= 0) {
       const std::size_t code_len = sizeof kExit - 1, status_len = sizeof kStatus - 1;
       ok =
@@ -102,9 +102,9 @@ bool mark_results_interrupted(const char *signal_name, int exit_code) noexcept {
           put(out, "\n  \"signal\": \"") && put(out, signal_name) && put(out, "\",") &&
           put(out, "\n  \"status\": \"interrupted\"") &&
           put(out, status + status_len, size - static_cast<std::size_t>(status + status_len - doc));
-      ok = ::close(out) == 0 && ok && ::rename(g_tmp, g_doc) == 0;
+      ok = ::close(out) == 0 && ok && ::rename(tmp_path, doc_path) == 0;
       if (!ok)
-        ::unlink(g_tmp);
+        ::unlink(tmp_path);
     }
   }
   ::munmap(map, size);

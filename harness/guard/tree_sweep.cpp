@@ -40,8 +40,9 @@ bool entries_of(const std::string &dir, std::vector<std::string> &names) {
 
 struct Sweeper {
   const TreeRules &rules;
-  TreeRule rule;          ///< the rule of the root being walked
-  std::int64_t nodes = 0; ///< its nodes()
+  long long changed_after_ns; ///< 0, or the latest change an item of the run may have
+  TreeRule rule;              ///< the rule of the root being walked
+  std::int64_t nodes = 0;     ///< its nodes()
   TreeSweep out;
 
   bool refuse(const std::string &path, const std::string &why) {
@@ -92,6 +93,12 @@ struct Sweeper {
         if (st.st_size > rule.item_size)
           return refuse(child, std::to_string(st.st_size) + " bytes, more than the rule's " +
                                    std::to_string(rule.item_size));
+        const long long changed =
+            static_cast<long long>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+        if (changed_after_ns > 0 && changed > changed_after_ns)
+          return refuse(child, "changed at " + std::to_string(changed) +
+                                   " ns, after the run that made the tree was last seen: not "
+                                   "its item");
         out.items.push_back(child);
       } else {
         return refuse(child, "a name the rule does not make");
@@ -145,8 +152,8 @@ bool plain(const std::string &name) {
 
 } // namespace
 
-TreeSweep sweep_tree(const std::string &dir, const TreeRules &rules) {
-  Sweeper s{rules, {}, 0, {}};
+TreeSweep sweep_tree(const std::string &dir, const TreeRules &rules, long long changed_after_ns) {
+  Sweeper s{rules, changed_after_ns, {}, 0, {}};
   s.top(dir);
   if (!s.out.foreign.empty()) {
     s.out.items.clear();

@@ -21,8 +21,11 @@ struct TreeSweep {
 
 /// Walks dir (never following a link, directories in name order) and sorts each entry below it
 /// by the rules (an entry of dir itself is the root of the first rule naming it; below a root,
-/// that rule alone), stopping at the first entry they do not allow.
-TreeSweep sweep_tree(const std::string &dir, const TreeRules &rules);
+/// that rule alone), stopping at the first entry they do not allow. With changed_after_ns > 0, an
+/// item changed later than that (its ctime: made, written or renamed there after the run that
+/// made the tree was last seen, OwnerRecord::changed_after_ns) is not allowed either.
+TreeSweep sweep_tree(const std::string &dir, const TreeRules &rules,
+                     long long changed_after_ns = 0);
 
 /// Unlinks the items and removes the directories (rmdir, never recursively) of a sweep that
 /// found no foreign entry. Returns "" or the first failure.

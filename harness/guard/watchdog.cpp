@@ -1,7 +1,8 @@
 #include "guard/watchdog.hpp"
 
-#include "guard/created_paths.hpp"
+#include "guard/guard_state.hpp"
 #include "guard/position.hpp"
+#include "guard/process_guard.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -50,24 +51,22 @@ void Watchdog::watch() {
     // A rank waiting for the others gets more time: the rank really stuck speaks first.
     if (quiet < (waiting ? limit * 1.5 + 2 : limit))
       continue;
-    char where[512];
-    describe_position(where, sizeof where);
     // No MPI here: this thread may not call MPI. Exiting makes mpiexec end the other ranks.
-    if (waiting)
-      std::fprintf(stderr,
-                   "pio-harness: error: rank %d waited %.0f s for the other ranks (StepTimeout) "
-                   "after %s; exiting so that no rank waits forever (fix: another rank is stuck "
-                   "or died; see its message)\n",
-                   rank_, quiet, where);
-    else
-      std::fprintf(stderr,
-                   "pio-harness: error: rank %d made no progress for %.0f s (StepTimeout%s) in "
-                   "%s; exiting so that no rank waits forever (fix: a rank is stuck in a "
-                   "collective call another rank did not make, or the step needs more time: "
-                   "raise StepTimeout)\n",
-                   rank_, limit, adaptive_ ? ", automatic" : "", where);
-    std::fflush(stderr);
-    remove_tracked();
+    guard_state().stop_reason.store(kStopWatchdog);
+    char what[160];
+    if (waiting) {
+      std::snprintf(what, sizeof what, "waited %.0f s for the other ranks (StepTimeout)", quiet);
+      remove_and_say(what, " after ",
+                     "; exiting so that no rank waits forever (fix: another rank is stuck or "
+                     "died; see its message)");
+    } else {
+      std::snprintf(what, sizeof what, "made no progress for %.0f s (StepTimeout%s)", limit,
+                    adaptive_ ? ", automatic" : "");
+      remove_and_say(what, " in ",
+                     "; exiting so that no rank waits forever (fix: a rank is stuck in a "
+                     "collective call another rank did not make, or the step needs more time: "
+                     "raise StepTimeout)");
+    }
     std::_Exit(3);
   }
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "guard/position.hpp"
+
 namespace pio::harness {
 
 int block_processes(const ModuleBlock &block, int run_size) {
@@ -38,6 +40,7 @@ ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &ser
   mctx.capabilities = plan.backend->capabilities;
   mctx.backend = backend;
   mctx.services = &services;
+  mctx.progress = module_progress(); // counted by StepTimeout's watchdog
   mctx.time_budget_s = plan.time_budget_s / static_cast<double>(block.reps);
   return mctx;
 }

@@ -115,8 +115,8 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
     }
   }
   // Files the module claims stay for a later block of its chain, else go after cleanup_module.
-  FileServices services(*rs.files,
-                        plan.chain.used_later ? rs.chain_files[plan.chain.first] : rs.kept);
+  FileServices services(
+      *rs.files, plan.chain.used_later ? rs.chain_files[plan.chain.first] : rs.kept, ranks.rank);
   // The block's backend, configured with its options; destroyed after the module instance.
   std::unique_ptr<io::Backend> backend;
   const std::string made =
@@ -139,6 +139,9 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
     finish();
     return !any_rank(ranks.comm, config_error);
   }
+  // Files the module claimed and made in init_module (b_eff_io's shared-pointer probe), as it
+  // left them: a crash in the first test leaves them provably this run's (owner_record.hpp).
+  rs.files->stamp_all();
   if (ranks.rank == 0)
     record().tests_planned = static_cast<int>(tests.size());
   for (size_t i = 0; i < tests.size(); ++i) {

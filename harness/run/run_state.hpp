@@ -24,22 +24,28 @@
 namespace pio::harness {
 
 /// The harness's services to modules: files a module creates itself are claimed like test
-/// files and deleted after cleanup_module.
+/// files and deleted after cleanup_module. A directory of items is claimed by the block's rank 0;
+/// the other ranks' claim_tree notes that they fill it (Services::claim_tree).
 class FileServices : public Services {
 public:
-  FileServices(OwnedFiles &files, std::set<std::string> &kept) : files_(&files), kept_(&kept) {}
+  FileServices(OwnedFiles &files, std::set<std::string> &kept, int block_rank)
+      : files_(&files), kept_(&kept), block_rank_(block_rank) {}
   void claim_file(const std::string &path) override {
     files_->claim(path);
     kept_->insert(path);
   }
   void claim_tree(const std::string &path, const TreeRules &rules) override {
-    files_->claim(path, &rules);
+    if (block_rank_ == 0)
+      files_->claim(path, &rules);
+    else
+      files_->join(path);
     kept_->insert(path);
   }
 
 private:
   OwnedFiles *files_;
   std::set<std::string> *kept_;
+  int block_rank_;
 };
 
 /// The ranks one block runs on: the run's, or its first Processes ranks (rank 0 of the run is

@@ -89,7 +89,10 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
     return f;
   {
     err = capture("config", [&] {
-      p.staged.stage(run.comm, p.config, p.catalog); // collective: every rank is here
+      if (options.check_only) // no I/O: the directory is checked, nothing is copied
+        StagedModules::check(run.comm, p.config);
+      else
+        p.staged.stage(run.comm, p.config, p.catalog); // collective: every rank is here
       p.plans = plan_modules(p.config, p.catalog);
       if (p.config.modules.empty())
         throw Error(p.config.path + " has no <ap_module> block",
@@ -195,7 +198,8 @@ std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
   std::string err;
   if (rs.run.rank == 0) {
     err = capture("config", [&] {
-      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale);
+      // --check does no I/O: a leftover of a dead run is named, never removed.
+      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale, rs.options->check_only);
       check_test_files(rs, p, probe);
       if (rs.options->default_reporters) {
         DefaultReporters d = make_reporters(*rs.options, p.config, p.results_path, p.overwrite);

@@ -155,6 +155,23 @@ void StagedModules::stage(MPI_Comm comm, const Config &config, Catalog &catalog)
     catalog.listed[i].path = dir_ + "/" + base_name(catalog.listed[i].path);
 }
 
+void StagedModules::check(MPI_Comm comm, const Config &config) {
+  const std::string &parent = config.global.stage_modules;
+  if (parent.empty())
+    return;
+  struct stat st;
+  int bad = ::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            ::access(parent.c_str(), W_OK | X_OK) != 0;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
+  if (!bad)
+    return;
+  const DirectiveLine &line = config.global.written.find("StageModules")->second.back();
+  throw ConfigError(line.file, line.line,
+                    "StageModules " + parent + ": not a writable directory on every rank",
+                    "name an existing, writable node-local directory (e.g. /tmp) on every "
+                    "node, or remove StageModules");
+}
+
 StagedModules::~StagedModules() {
   if (!owner_)
     return;

@@ -31,6 +31,11 @@ public:
   /// takes part in every collective first, so an error on one node never leaves another waiting.
   void stage(MPI_Comm comm, const Config &config, Catalog &catalog);
 
+  /// --check, which does no I/O: checks, without writing anything, that the StageModules
+  /// directory is one every rank could stage into (an existing, writable directory); throws
+  /// ConfigError at its line as stage() would. Collective over comm.
+  static void check(MPI_Comm comm, const Config &config);
+
   /// The directory of this node's copies ("" when nothing was staged).
   const std::string &dir() const { return dir_; }
 

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -28,11 +29,13 @@ public:
   /// shared-pointer probe): throws Error if it exists and was not created by this run (unless
   /// Overwrite is on). The harness deletes what it claimed and created after cleanup_module.
   virtual void claim_file(const std::string &path) = 0;
-  /// Claims a directory this rank is about to create and fill with trees of items (the
-  /// metadata module's test directory), with the rules of what the run may make in it: the
-  /// harness keeps the rule in the directory's owner record, so that after a crash a later run
-  /// removes exactly those entries (and nothing, if the directory holds one the rule does not
-  /// allow). Throws Error as claim_file does, or if the rule's names are not plain names.
+  /// Claims a directory the block's rank 0 is about to create and every rank to fill with trees
+  /// of items (the metadata module's test directory), with the rules of what the run may make in
+  /// it: the harness keeps the rule in the directory's owner record, so that after a crash or an
+  /// interruption the rank's guardian or a later run removes exactly those entries (and nothing,
+  /// if the directory holds one the rule does not allow). Rank 0 claims first; throws Error as
+  /// claim_file does, or if the rule's names are not plain names. The other ranks call it after
+  /// rank 0's claim succeeded: it notes that they fill the directory (their messages name it).
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
@@ -87,6 +90,18 @@ struct ModuleContext {
   /// Compute the tests as in a run, but skip what creates files or takes time (probes,
   /// calibrations, large buffers).
   bool validate_only = false;
+  /// Progress inside one long step (a work unit, describe_test or cleanup_module that works
+  /// through a million items): the harness's StepTimeout watchdog counts it as the rank's
+  /// heartbeat, so a healthy step longer than StepTimeout is not taken for a hang. Count with
+  /// beat(); null outside the harness.
+  std::atomic<std::uint64_t> *progress = nullptr;
+
+  /// One step of progress (see progress): a relaxed increment of a counter only this thread
+  /// writes, nothing in the timed path.
+  void beat() const noexcept {
+    if (progress)
+      progress->store(progress->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
 
   /// Claims a file this rank creates itself (see Services::claim_file).
   void claim_file(const std::string &path) const {

@@ -20,10 +20,12 @@ namespace pio {
 /// Interface::size (a FilesFrom reader bounded by the file as found). Version 10: backends are
 /// plugins (pio/io/backend.hpp): ModuleContext::interface, capabilities and backend replace
 /// ModuleContext::io; TestContext::file is gone (views, seeks and set_info are Interface
-/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size. Version 11: queue
-/// depth through the seam (Interface::queue_depth, Interface::report_latencies and LatencySink,
-/// Backend::check_test_file; UnitContext::may_overlap and in_flight; PhaseResult::latency and
-/// units_overlapped).
+/// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size;
+/// ModuleContext::progress and beat() (progress inside a long step, for StepTimeout), and
+/// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
+/// Version 11: queue depth through the seam (Interface::queue_depth, Interface::report_latencies
+/// and LatencySink, Backend::check_test_file; UnitContext::may_overlap and in_flight;
+/// PhaseResult::latency and units_overlapped).
 inline constexpr int kApiVersion = 11;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the

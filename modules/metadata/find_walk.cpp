@@ -51,6 +51,9 @@ FindCount find_in_dir(io::Backend &b, const std::string &dir, const FindRule &ru
       child.resize(stem);
       child += name;
       ++count.scanned;
+      if (rule.progress) // one entry further (StepTimeout's watchdog)
+        rule.progress->store(rule.progress->load(std::memory_order_relaxed) + 1,
+                             std::memory_order_relaxed);
       if (matches(b, rule, child, name, type))
         ++count.matched;
       bool is_dir = type == io::EntryType::Directory;

@@ -4,6 +4,7 @@
 /// reading one directory and walking a whole tree on one rank (find_shared.hpp splits the
 /// directories among ranks).
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct FindCount {
 struct FindRule {
   std::string name_glob = "*";
   std::int64_t size = -1;
+  /// The walk counts each entry here (ModuleContext::progress: StepTimeout sees a long walk
+  /// alive); null: not counted.
+  std::atomic<std::uint64_t> *progress = nullptr;
 };
 
 /// Reads directory `dir` once (opendir, readdir to the end, in the order the file system gives;

@@ -104,6 +104,7 @@ public:
     ctx.require("metadata (mdtest's create, stat, read, find and remove)",
                 {pio::io::Capability::Metadata});
     backend_ = ctx.backend;
+    ctx_ = &ctx;
     top_ = ctx.test_file;
     const std::string mode = s.text("Mode");
     for (const Layout l : {Layout::Easy, Layout::Hard}) {
@@ -135,6 +136,7 @@ public:
     writeback_ = s.flag("Writeback");
     rule_.name_glob = s.text("FindName");
     rule_.size = s.integer("FindSize");
+    rule_.progress = ctx.progress; // a long walk stays alive for StepTimeout
     find_all_ = s.text("FindRanks") == "all";
     verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/metadata.md)
     create_sync_ = s.flag("CreateSync");
@@ -218,7 +220,7 @@ public:
           if (error.empty() && (t.g.layout == Layout::Easy || rank_ == 0))
             error = make_dirs(*backend_, t.g.directories(rank_));
         }
-      pio::metadata::raise_agreed(comm_, error);
+      pio::metadata::raise_agreed(comm_, error, ctx_->progress);
     }
     // Every repetition of create starts from an empty tree and every remove from a full one.
     if (st.op == Op::Create && tree(st.tree).count > 0)
@@ -243,10 +245,13 @@ public:
     case Op::Create: {
       ItemPaths paths(t.g, rank_);
       t.attempted = t.g.items;
-      const StonewallOutcome o =
-          run_stonewalled(comm_, t.g.items, stonewall_s_, [&](std::int64_t i) {
+      const StonewallOutcome o = run_stonewalled(
+          comm_, t.g.items, stonewall_s_,
+          [&](std::int64_t i) {
             create(paths.path(i), written(st.tree).bytes(i), t.size);
-          });
+            ctx_->beat(); // a phase longer than StepTimeout is progress, not a hang
+          },
+          ctx_->progress);
       if (create_sync_ && !o.any_error) // mdtest -Y: inside the timed phase
         backend_->sync(nullptr);
       t.count = o.any_error ? std::max(t.count, o.max_at_stop) : o.max_at_stop;
@@ -260,8 +265,10 @@ public:
     }
     case Op::Stat: {
       ItemPaths paths(t.g, shifted(st.op));
-      for (std::int64_t i = 0; i < t.count; ++i)
+      for (std::int64_t i = 0; i < t.count; ++i) {
         stat_item(*backend_, paths.path(i), t.size);
+        ctx_->beat();
+      }
       return t.count;
     }
     case Op::Read: // Verify timed: mdtest -X, every byte checked inside the timed phase
@@ -269,8 +276,10 @@ public:
       return t.count;
     case Op::Remove: {
       ItemPaths paths(t.g, rank_);
-      for (std::int64_t i = 0; i < t.count; ++i)
+      for (std::int64_t i = 0; i < t.count; ++i) {
         remove_item(*backend_, paths.path(i));
+        ctx_->beat();
+      }
       const std::int64_t removed = t.count;
       t.count = 0;
       return removed;
@@ -314,11 +323,13 @@ public:
             made_earlier_ && t.in_mode && tree_exists_for(*ctx.backend, t.g, ctx.rank);
         ItemPaths paths(t.g, ctx.rank);
         const std::int64_t range = sweep[static_cast<int>(t.g.layout)] ? t.g.items : t.attempted;
-        for (std::int64_t i = 0; i < range; ++i)
+        for (std::int64_t i = 0; i < range; ++i) {
           if (!remove_if_present(*ctx.backend, paths.path(i)) && error.empty())
             error = std::string("cannot remove ") + paths.path(i);
+          ctx.beat();
+        }
       }
-      MPI_Barrier(ctx.comm);
+      barrier_counting(ctx.comm, ctx.progress); // the other ranks may still be removing items
       for (const Tree &t : trees_)
         if ((t.made || sweep[static_cast<int>(t.g.layout)]) &&
             (t.g.layout == Layout::Easy || ctx.rank == 0)) {
@@ -328,8 +339,8 @@ public:
                     ": it holds entries this run did not create (fix: remove them by hand)";
         }
     }
-    MPI_Barrier(ctx.comm);
-    pio::metadata::raise_agreed(ctx.comm, error);
+    barrier_counting(ctx.comm, ctx.progress);
+    pio::metadata::raise_agreed(ctx.comm, error, ctx.progress);
   }
 
   std::optional<pio::Figure> figure(const pio::ModuleResult &) override {
@@ -427,6 +438,7 @@ private:
       read(path, t.size);
       if (check)
         content.check(path, buf_.data(), i);
+      ctx_->beat();
     }
   }
 
@@ -445,20 +457,25 @@ private:
       ItemPaths paths(t.g, rank_);
       if (op == Op::Create) {
         t.attempted = t.g.items;
-        for (std::int64_t i = 0; i < t.g.items; ++i)
+        for (std::int64_t i = 0; i < t.g.items; ++i) {
           create(paths.path(i), written(t.g.layout).bytes(i), t.size);
+          ctx_->beat();
+        }
         t.count = t.g.items;
       } else {
-        for (std::int64_t i = 0; i < t.count; ++i)
+        for (std::int64_t i = 0; i < t.count; ++i) {
           remove_item(*backend_, paths.path(i));
+          ctx_->beat();
+        }
         t.count = 0;
       }
     } catch (const pio::Error &e) {
       error = std::string(e.what()) + " (fix: " + e.hint() + ")";
     }
-    pio::metadata::raise_agreed(comm_, error);
+    pio::metadata::raise_agreed(comm_, error, ctx_->progress);
   }
 
+  const pio::ModuleContext *ctx_ = nullptr; ///< valid from init_module to cleanup_module
   std::string top_;
   Tree trees_[2]; ///< indexed by Layout: easy, hard
   std::int64_t shift_ = 1;

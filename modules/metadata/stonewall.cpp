@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "pio/error.hpp"
+#include "test_dir.hpp"
 
 namespace pio::metadata {
 
@@ -17,7 +18,8 @@ std::string describe(const std::exception &e) {
 } // namespace
 
 StonewallOutcome run_stonewalled(MPI_Comm comm, std::int64_t limit, double budget_s,
-                                 const std::function<void(std::int64_t)> &op) {
+                                 const std::function<void(std::int64_t)> &op,
+                                 std::atomic<std::uint64_t> *progress) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   StonewallOutcome o;
@@ -58,9 +60,11 @@ StonewallOutcome run_stonewalled(MPI_Comm comm, std::int64_t limit, double budge
     MPI_Ibcast(&stop, 1, MPI_INT, 0, comm, &req);
   }
   if (!stopped)
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    wait_counting(req, progress); // the root's stop, once it has done its items
   std::int64_t mine[2] = {o.done_at_stop, o.error.empty() ? 0 : 1}, max[2] = {0, 0};
-  MPI_Allreduce(mine, max, 2, MPI_INT64_T, MPI_MAX, comm);
+  MPI_Request agreed = MPI_REQUEST_NULL;
+  MPI_Iallreduce(mine, max, 2, MPI_INT64_T, MPI_MAX, comm, &agreed);
+  wait_counting(agreed, progress); // every rank done with its items
   MPI_Allreduce(&o.done_at_stop, &o.min_at_stop, 1, MPI_INT64_T, MPI_MIN, comm);
   MPI_Allreduce(&o.done_at_stop, &o.sum_at_stop, 1, MPI_INT64_T, MPI_SUM, comm);
   MPI_Bcast(&o.hit, 1, MPI_CXX_BOOL, 0, comm);

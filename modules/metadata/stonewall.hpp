@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -29,8 +30,10 @@ struct StonewallOutcome {
 /// Runs items [0, limit) through op(i) until rank 0 decides the time is up (a non-blocking
 /// broadcast the other ranks poll), then, unless a rank failed, every rank runs op up to the
 /// largest count any rank reached. budget_s <= 0: no deadline (all `limit` items). Collective
-/// over comm; an op that throws stops this rank, which still takes part in the agreement.
+/// over comm; an op that throws stops this rank, which still takes part in the agreement. While
+/// a rank waits there for slower ranks it counts `progress` (ModuleContext::progress), if given.
 StonewallOutcome run_stonewalled(MPI_Comm comm, std::int64_t limit, double budget_s,
-                                 const std::function<void(std::int64_t)> &op);
+                                 const std::function<void(std::int64_t)> &op,
+                                 std::atomic<std::uint64_t> *progress = nullptr);
 
 } // namespace pio::metadata

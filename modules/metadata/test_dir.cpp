@@ -1,5 +1,8 @@
 #include "test_dir.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "pio/error.hpp"
 
 namespace pio::metadata {
@@ -21,12 +24,36 @@ std::string first_entry(io::Backend &b, const std::string &dir) {
 
 } // namespace
 
-void raise_agreed(MPI_Comm comm, const std::string &error) {
+void wait_counting(MPI_Request &req, std::atomic<std::uint64_t> *progress) {
+  if (!progress) {
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    return;
+  }
+  const double start = MPI_Wtime();
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return;
+    progress->store(progress->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (MPI_Wtime() - start > 0.02)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void barrier_counting(MPI_Comm comm, std::atomic<std::uint64_t> *progress) {
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm, &req);
+  wait_counting(req, progress);
+}
+
+void raise_agreed(MPI_Comm comm, const std::string &error, std::atomic<std::uint64_t> *progress) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   int mine = error.empty() ? size : rank, first = size;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  MPI_Request agreed = MPI_REQUEST_NULL;
+  MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm, &agreed);
+  wait_counting(agreed, progress);
   if (first == size)
     return;
   std::string text = rank == first ? error : std::string();
@@ -75,6 +102,8 @@ bool make_test_dir(const ModuleContext &ctx, const std::string &top, const TreeR
     }
   }
   raise_agreed(ctx.comm, error);
+  if (ctx.rank != 0) // the others fill it: their messages name it if they are stopped
+    ctx.claim_tree(top, rules);
   MPI_Bcast(&created, 1, MPI_INT, 0, ctx.comm);
   return created != 0;
 }

@@ -5,6 +5,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,9 +14,21 @@
 
 namespace pio::metadata {
 
+/// Completes req; while it waits (for slower ranks still working through their items) it counts
+/// `progress` (ModuleContext::progress), so that StepTimeout's watchdog sees a rank that waits,
+/// not one that hangs (a rank really stuck counts nothing and is named by its own watchdog).
+/// Tests at once for the first 20 ms, as a blocking wait would, then every millisecond, leaving
+/// the cores to the ranks still working. Without progress: MPI_Wait.
+void wait_counting(MPI_Request &req, std::atomic<std::uint64_t> *progress);
+
+/// MPI_Barrier over comm, waiting as wait_counting does.
+void barrier_counting(MPI_Comm comm, std::atomic<std::uint64_t> *progress);
+
 /// Collective over comm: if `error` is non-empty on some rank, every rank throws pio::Error with
-/// the lowest such rank's text (so no rank waits in a later collective for a failed one).
-void raise_agreed(MPI_Comm comm, const std::string &error);
+/// the lowest such rank's text (so no rank waits in a later collective for a failed one). Waits
+/// for the other ranks as wait_counting does.
+void raise_agreed(MPI_Comm comm, const std::string &error,
+                  std::atomic<std::uint64_t> *progress = nullptr);
 
 /// Rank 0 claims `top` through the harness with the rules of what the run may make in it (kept
 /// in its owner record for the cleanup after a crash) and creates it; an existing directory

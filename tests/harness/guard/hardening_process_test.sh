@@ -63,8 +63,17 @@ rc=$(run "$dir/exit.conf" "$dir/exit.out")
 [ "$rc" -ne 0 ] || fail "exit(0) in a module must not end the run with 0"
 grep -q "rank $last called exit() before the run finished in module test_faults, test 2 (t1), step work_unit" \
   "$dir/exit.out" || fail "exit(): not explained: $(cat "$dir/exit.out")"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="running"' "$dir/exit.json" ||
-  fail "exit(): the results must say the run did not finish"
+# The rank that called exit() leaves them "running"; at more than one rank mpiexec's proxy then
+# ends rank 0 (SIGTERM, and SIGKILL at once), which marks them interrupted (its handler, or its
+# guardian): never complete.
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = (d["status"], d.get("signal"), d["exit_code"])
+ok = [("running", None, 0)] if sys.argv[2] == "1" else [("interrupted", "SIGKILL", 137),
+                                                        ("interrupted", "SIGTERM", 143)]
+assert got in ok, got
+' "$dir/exit.json" "$n" || fail "exit(): the results must say the run did not finish"
 ok
 
 # 3. SIGTERM, SIGINT and SIGHUP: 143, 130 and 129, nothing of ours left, and the results say
@@ -145,6 +154,53 @@ rm -f "$dir/fsize.json"
 no_leftovers "ulimit -f"
 ok
 
+# 3b'. The same limit under Interface hdf5 (as a full file system: the write fails on the ranks
+# whose share crosses it): a collective write and a chunked one each fail within seconds with
+# the cause named, never waiting in HDF5's collective steps for the rank that failed (the
+# StepTimeout of 60 s would end such a run with exit 3); the file goes; the next block runs.
+cat > "$dir/h5full.conf" <<CONF
+TestFile $dir/h5full.dat
+ModulePath $moddir
+ResultsFile $dir/h5full.json
+StepTimeout 60
+<ap_module>
+  ModuleName simple_strided
+  Interface hdf5
+  Collective on
+  BufferSizes 1M
+  WorkUnits 32
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  Interface hdf5
+  H5ChunkSize 64K
+  BufferSizes 1M
+  WorkUnits 32
+</ap_module>
+<ap_module>
+  ModuleName simple_strided
+  BufferSizes 4K
+  WorkUnits 4
+</ap_module>
+CONF
+# 32768 blocks: 16 MiB in dash's 512-byte blocks, 32 MiB in bash's; the file grows to 32 MiB per rank.
+rc=$( (ulimit -f 32768; run "$dir/h5full.conf" "$dir/h5full.out") )
+[ "$rc" -eq 1 ] || fail "hdf5 under ulimit -f: exit $rc, expected 1: $(cat "$dir/h5full.out")"
+[ "$(grep -c 'work_unit: H5Dwrite("[^"]*h5full.dat") failed: .*File too large' "$dir/h5full.out")" -ge 2 ] ||
+  fail "hdf5 under ulimit -f: the cause is not named for both blocks: $(cat "$dir/h5full.out")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "failed" and d["exit_code"] == 1, d["status"]
+blocks = d["modules"]
+assert len(blocks) == 3, len(blocks)
+assert all(b["tests"][0].get("error") for b in blocks[:2]), "the hdf5 blocks must fail"
+assert not blocks[2]["tests"][0].get("error") and blocks[2]["tests"][0]["reps"], "the last block must run"
+' "$dir/h5full.json" || fail "hdf5 under ulimit -f: results: $(cat "$dir/h5full.out")"
+rm -f "$dir/h5full.json"
+no_leftovers "hdf5 under ulimit -f"
+ok
+
 # 3c. MPI_Abort in a module names rank, module, test and method; a rerun removes what the
 # killed ranks left (their owner records prove the files theirs).
 faults abort "  FailIn work_unit
@@ -192,6 +248,32 @@ wait $pid
 left=$(cd "$dir" && ls -A | grep -E '^\.?shfp\.dat' || true)
 [ -z "$left" ] || fail "SIGINT in b_eff_io type 1 left: $left $(cat "$dir/shfp.out")"
 rm -f "$dir/shfp.json"
+ok
+
+# 3e. A crash in b_eff_io's first test, rank 0 and its guardian killed (a node lost: nothing
+# cleans up): the shared-pointer probe file it made in init_module is stamped in its owner
+# record, so the next run of the config removes it and the test file, and runs.
+sed -e "s|shfp|crash|g" -e "s|ScheduledTime 60|ScheduledTime 120|" "$dir/shfp.conf" > "$dir/crash.conf"
+"$mpiexec" -n "$n" "$harness" -c "$dir/crash.conf" > "$dir/crash.out" 2>&1 &
+pid=$!
+i=0
+until grep -qs "^file open" "$dir/crash.dat.type1.pio-owner" || [ $i -ge 600 ]; do
+  sleep 0.1; i=$((i + 1))
+done
+[ $i -lt 600 ] || { kill -INT $pid; wait $pid; fail "b_eff_io never opened its file: $(cat "$dir/crash.out")"; }
+rank0=$(sed -n 's/^pid //p' "$dir/crash.dat.type1.pio-owner")
+kill -KILL $(pgrep -P "$rank0" pio-guardian) "$rank0"
+wait $pid
+[ -e "$dir/crash.dat.beff_io-probe" ] && [ -e "$dir/crash.dat.type1" ] ||
+  fail "b_eff_io crash: the probe and the test file should be left: $(ls -A "$dir")"
+sed -i "s|ScheduledTime 120|ScheduledTime 3|" "$dir/crash.conf"
+rm -f "$dir/crash.json"
+rc=$(run "$dir/crash.conf" "$dir/crash.again")
+[ "$rc" -eq 0 ] || fail "b_eff_io after a crash: the next run must remove the leftovers and run: rc $rc $(cat "$dir/crash.again")"
+grep -q "removed $dir/crash.dat.beff_io-probe, left behind by pio-bench run" "$dir/crash.again" ||
+  fail "b_eff_io after a crash: the probe's removal is not said: $(cat "$dir/crash.again")"
+rm -f "$dir/crash.json"
+no_leftovers "b_eff_io after a crash"
 ok
 
 # 4. Bad configs: exit 2 with file:line, before any file is made.

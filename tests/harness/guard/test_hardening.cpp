@@ -20,7 +20,10 @@
 
 #include "guard/owned_files.hpp"
 #include "guard/owner_record.hpp"
+#include "guard/position.hpp"
+#include "guard/watchdog.hpp"
 #include "mpi_test.hpp"
+#include "pio/context.hpp"
 
 using pio::test::all_ranks;
 using pio::test::on_root;
@@ -402,6 +405,56 @@ TEST_CASE("a user's file is never removed on a stale owner record that does not 
     REQUIRE(refused_and_kept(pio::test::run_config_with(dir, "inplace2", null_block(data), opt),
                              "MY OWN DATA, KEEP!", rec));
   }
+  SECTION("the user rewrote in place a file the dead run had open (its record stamped open, "
+          "touched while the run wrote): the change came after the run was last seen") {
+    pio::test::write_text(data, "left by a dead run"); // collective
+    struct stat st {};
+    ::stat(data.c_str(), &st);
+    // The run's record: stamped open (device and inode) and refreshed every 5 s while it wrote;
+    // its last touch a minute ago, so the user's rewrite (now) came after the run had died.
+    pio::test::write_text(record, "pio-bench owner record v1\nrun dead-run\nhost " + me.host +
+                                      "\npid " + std::to_string(dead_pid()) + "\nboot " +
+                                      me.boot_id +
+                                      "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\n"
+                                      "created 1\nfile open " +
+                                      std::to_string(st.st_dev) + " " + std::to_string(st.st_ino) +
+                                      " 0 0 0\nrefresh 5\n");
+    if (pio::test::rank() == 0) {
+      const timespec a_minute_ago[2] = {{::time(nullptr) - 60, 0}, {::time(nullptr) - 60, 0}};
+      REQUIRE(::utimensat(AT_FDCWD, record.c_str(), a_minute_ago, 0) == 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const std::string rec = text_of(record);
+    pio::test::write_text(data, "MY OWN DATA, KEEP!"); // in place: the same inode
+    ::stat(data.c_str(), &st);
+    const auto parsed = pio::harness::read_owner_record(data);
+    REQUIRE(
+        all_ranks(parsed && parsed->open && parsed->ino == st.st_ino && parsed->refresh_s == 5));
+    const auto ran = pio::test::run_config(dir, "openinplace", null_block(data));
+    REQUIRE(refused_and_kept(ran, "MY OWN DATA, KEEP!", rec));
+    REQUIRE(on_root([&] {
+      return ran.err.find("the file was changed after that run was last seen") != std::string::npos;
+    }));
+  }
+  SECTION("a file stamped open is the run's while its change time is within the grace after "
+          "the record's last touch, another's after it") {
+    pio::test::write_text(data, "written by the run");
+    struct stat st {};
+    ::stat(data.c_str(), &st);
+    pio::harness::OwnerRecord r = me;
+    r.stamped = r.open = true;
+    r.dev = st.st_dev;
+    r.ino = st.st_ino;
+    r.refresh_s = 5;
+    const long long changed = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+    r.seen_ns = changed - (pio::harness::kRecordGraceS - 1) * 1000000000LL;
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).empty()));
+    r.seen_ns = changed - (pio::harness::kRecordGraceS + 1) * 1000000000LL;
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).find("changed after that run was last "
+                                                               "seen") != std::string::npos));
+    r.refresh_s = 0; // a record of pio-bench 0.4.0: device and inode alone
+    REQUIRE(all_ranks(pio::harness::file_differs(r, data).empty()));
+  }
   SECTION("the user replaced the file by a new one") {
     leftover(data, me.host, dead_pid());
     const std::string rec = text_of(record);
@@ -524,4 +577,64 @@ TEST_CASE("ranks that disagree on a test's work units are stopped before its fir
            msg.find("(fix: a bug in the module") != std::string::npos;
   }));
   REQUIRE(all_ranks(!pio::test::exists(dir.file("u.dat"))));
+}
+
+TEST_CASE("--check does no I/O: a dead run's leftover file and tree are named, never removed",
+          "[hardening]") {
+  pio::test::TempDir dir;
+  const auto &me = pio::harness::my_owner_record();
+  const std::string data = dir.file("left.dat"), top = dir.file("md");
+  leftover(data, me.host, dead_pid());
+  // A dead run's tree: its directory, one item, and the record with the tree's rule.
+  if (pio::test::rank() == 0) {
+    REQUIRE(::mkdir(top.c_str(), 0755) == 0);
+    REQUIRE(::mkdir((top + "/shared").c_str(), 0755) == 0);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  pio::test::write_text(top + "/shared/file.0.0", "");
+  pio::test::write_text(pio::harness::owner_record_path(top),
+                        "pio-bench owner record v1\nrun dead-tree\nhost " + me.host + "\npid " +
+                            std::to_string(dead_pid()) + "\nboot " + me.boot_id +
+                            "\nstart 1\nstarted_at 2020-01-01T00:00:00Z\ncreated 1\n"
+                            "tree shared shared 1 0 1 dir. file. 5 10\n");
+  const std::string config = "TestFile " + data +
+                             "\n<ap_module>\nModuleName test_faults\nTests 1\n</ap_module>\n"
+                             "<ap_module>\nModuleName null\nTestFile " +
+                             top + "\n</ap_module>\n";
+  auto before = [&] {
+    return text_of(data) + "|" + text_of(pio::harness::owner_record_path(data)) + "|" +
+           std::to_string(pio::test::exists(top + "/shared/file.0.0")) +
+           text_of(pio::harness::owner_record_path(top));
+  };
+  const std::string was = before();
+  pio::harness::RunOptions check;
+  check.check_only = true;
+  const auto ran = pio::test::run_config_with(dir, "check", config, check);
+  REQUIRE(all_ranks(ran.exit_code == 0 && before() == was));
+  REQUIRE(on_root([&] {
+    return ran.err.find(data + " was left behind by pio-bench run dead-run") != std::string::npos &&
+           ran.err.find(top + " (a directory of items) was left behind by pio-bench run "
+                              "dead-tree") != std::string::npos &&
+           ran.err.find("(--check removes nothing)") != std::string::npos &&
+           ran.out.find("nothing was run (--check)") != std::string::npos;
+  }));
+  // The run itself removes both.
+  const auto run = pio::test::run_config(dir, "run", config);
+  REQUIRE(all_ranks(run.exit_code == 0 && !pio::test::exists(data) && !pio::test::exists(top)));
+}
+
+TEST_CASE("the watchdog takes a module's progress inside one long step for life, not a hang",
+          "[hardening]") {
+  // One step far longer than StepTimeout, with no heartbeat of the harness's in it: only the
+  // module's beats (ModuleContext::beat) keep the watchdog from ending the process (exit 3).
+  pio::harness::heartbeat("work_unit");
+  pio::harness::Watchdog watchdog(3.0, pio::test::rank());
+  pio::ModuleContext ctx;
+  ctx.progress = pio::harness::module_progress();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  while (std::chrono::steady_clock::now() < end) {
+    ctx.beat();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(all_ranks(true)); // alive after 8 s of one step with StepTimeout 3
 }

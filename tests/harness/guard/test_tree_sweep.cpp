@@ -8,9 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <time.h>
+
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "guard/owned_files.hpp"
 #include "guard/owner_record.hpp"
@@ -275,4 +280,44 @@ TEST_CASE("two trees in one directory: each root is swept by its own rule", "[tr
   pio::harness::OwnedFiles files(false, false);
   files.check(top, nullptr);
   REQUIRE(all_ranks(!pio::test::exists(top)));
+}
+
+TEST_CASE("an item the rule names but made after the dead run was last seen is not the run's: "
+          "nothing is removed",
+          "[tree]") {
+  pio::test::TempDir dir;
+  const std::string top = dir.file("md." + std::to_string(pio::test::rank()));
+  const std::string record = pio::harness::owner_record_path(top);
+  const auto &me = pio::harness::my_owner_record();
+  leftover(top, me.host);
+  const auto rules = pio::harness::read_owner_record(top)->trees;
+  // The run was last seen after its items, then the user put a file of a valid item name there.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  const long long seen = now.tv_sec * 1000000000LL + now.tv_nsec;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string users = top + "/shared/dir.1/file.0.4"; // item 4 of owner 0, in node 4 mod 3
+  file(users, 5);
+  auto sweep = pio::harness::sweep_tree(top, rules, seen);
+  REQUIRE(all_ranks(sweep.foreign == users && sweep.items.empty() &&
+                    sweep.why.find("after the run that made the tree was last seen") !=
+                        std::string::npos));
+  REQUIRE(all_ranks(pio::harness::sweep_tree(top, rules).foreign.empty())); // no such rule
+  // Through the owner record: the run touched it every 5 s while it filled the tree, last a
+  // minute ago; what changed since (here everything) is not removed, and named.
+  std::ofstream(record, std::ios::app) << "refresh 5\n";
+  const timespec a_minute_ago[2] = {{::time(nullptr) - 60, 0}, {::time(nullptr) - 60, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, record.c_str(), a_minute_ago, 0) == 0);
+  const auto before = listing(top);
+  std::string msg;
+  try {
+    pio::harness::OwnedFiles files(false, false);
+    files.check(top, nullptr);
+  } catch (const pio::Error &e) {
+    msg = e.what();
+  }
+  REQUIRE(all_ranks(
+      msg.find("after the run that made the tree was last seen") != std::string::npos &&
+      msg.find("pio-harness removed nothing") != std::string::npos && listing(top) == before));
 }

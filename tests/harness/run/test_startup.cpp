@@ -194,7 +194,7 @@ TEST_CASE("StageModules: the run opens node-local copies, removed afterwards", "
   }));
   REQUIRE(all_ranks(empty_dir(node))); // the copies and their directory are gone
 
-  // --check stages too (pre-flight opens the modules), and cleans up as well.
+  // --check does no I/O: it copies nothing (pre-flight opens the modules where they are).
   pio::harness::RunOptions check;
   check.check_only = true;
   ran = pio::test::run_config_with(dir, "stagecheck",
@@ -212,6 +212,12 @@ TEST_CASE("StageModules: the run opens node-local copies, removed afterwards", "
                                     "\n<ap_module>\nModuleName null\n</ap_module>\n");
     REQUIRE(all_ranks(ran.exit_code == 2));
     REQUIRE(says(ran, "badstage.conf:2: StageModules " + bad + ": cannot create a directory"));
+    ran = pio::test::run_config_with(dir, "badstage",
+                                     "TestFile " + dir.file("t.dat") + "\nStageModules " + bad +
+                                         "\n<ap_module>\nModuleName null\n</ap_module>\n",
+                                     check);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(says(ran, "badstage.conf:2: StageModules " + bad + ": not a writable directory"));
   }
 }
 

@@ -1,7 +1,7 @@
 // The metadata module through the harness, at 1, 2 and 4 ranks: exact trees and counts, easy
 // and hard; ops/s as the unit; nothing left behind; foreign entries refused; stonewall + wear-out;
 // Writeback's syncfs, CreateSync's sync and Verify's check of the bytes read (timed: in the read's
-// work unit, on: in its after_work_unit).
+// work unit, on: in its after_work_unit); progress counted item by item for StepTimeout.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 
+#include "guard/position.hpp"
 #include "item_content.hpp"
 #include "mpi_test.hpp"
 #include "syncfs_log.hpp"
@@ -424,4 +425,20 @@ TEST_CASE("CreateSync on: each rank calls sync once at the end of every create, 
       return tests[0]["params"]["create_sync"] == (on ? "on" : "off");
     }));
   }
+}
+
+TEST_CASE("progress inside every phase counts for StepTimeout: a beat per item") {
+  pio::test::TempDir dir;
+  const std::int64_t items = 300;
+  std::atomic<std::uint64_t> &beats = *pio::harness::module_progress();
+  const std::uint64_t before = beats.load();
+  const auto ran = pio::test::run_config(
+      dir, "beats",
+      block(dir.file("md"), "Items " + std::to_string(items) +
+                                "\nFileSize 10\nPhases create stat read find remove\n"));
+  const std::uint64_t counted = beats.load() - before;
+  // create, stat, read and remove: one beat per item of this rank each; find: one per entry
+  // this rank reads; cleanup: one per item name it tries.
+  INFO("counted " << counted);
+  REQUIRE(all_ranks(ran.exit_code == 0 && counted >= static_cast<std::uint64_t>(5 * items)));
 }
