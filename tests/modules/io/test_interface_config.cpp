@@ -233,7 +233,8 @@ TEST_CASE("ODirect fails cleanly on tmpfs and on transfers it cannot align",
     const char *needle;
   };
   for (const Case &c :
-       {Case{"/dev/shm", "  BufferSizes 8K\n  StripSize 4K\n", "the file is on tmpfs"},
+       {Case{"/dev/shm", "  BufferSizes 8K\n  StripSize 4K\n",
+             "direct.conf:8: ODirect on: the test file "}, // at its line, before any file
         Case{"/var/tmp", "  BufferSizes 2000\n  StripSize 1000\n",
              "offset and length must be multiples of the file system's"}}) {
     TempDir dir(c.base);
