@@ -322,15 +322,24 @@ void PatternModule::Run::finish(InFlight &s) {
     }
     swap_unit(s);
   } else if (verify == VerifyMode::Untimed) {
-    s.unchecked = true;
+    // The slot takes the next unit at once: the finished unit's bytes wait for after_work_unit
+    // in a list of their own (its entries' buffers are reused).
+    if (unchecked == finished.size())
+      finished.emplace_back();
+    InFlight &f = finished[unchecked++];
+    f.extents.swap(s.extents);
+    std::swap(f.bytes, s.bytes);
+    std::swap(f.owner, s.owner);
+    f.stream.swap(s.stream);
+    f.transfer.direction = s.transfer.direction;
   }
 }
 
 void PatternModule::Run::check_finished() {
-  for (InFlight &s : in_flight) {
-    if (!s.unchecked)
-      continue;
-    s.unchecked = false;
+  const size_t n = unchecked;
+  unchecked = 0;
+  for (size_t k = 0; k < n; ++k) {
+    InFlight &s = finished[k];
     swap_unit(s);
     try {
       if (s.transfer.direction == io::Direction::Write)

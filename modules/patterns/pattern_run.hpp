@@ -40,8 +40,7 @@ struct InFlight {
   io::Transfer transfer; // as started (its request is `request`)
   Datatype large;        // above INT_MAX bytes only: the transfer's datatype
   MPI_Request request = MPI_REQUEST_NULL;
-  bool busy = false;      // started, not yet finished
-  bool unchecked = false; // Verify on: finished, its bytes not yet checked
+  bool busy = false; // started, not yet finished
 };
 
 /// Per-test state, rebuilt by describe_test.
@@ -80,6 +79,10 @@ struct PatternModule::Run {
   /// The slots of the transfers in flight, overlap_depth of them while a phase overlaps its
   /// units; empty otherwise. Unit u's transfer uses slot u mod overlap_depth.
   std::vector<InFlight> in_flight;
+  /// Verify on: units whose transfers finished, their bytes not yet checked (the first
+  /// `unchecked` entries; check_finished checks them in after_work_unit).
+  std::vector<InFlight> finished;
+  std::size_t unchecked = 0;
 
   /// Whether this unit overlaps: the harness lets it (UnitContext::may_overlap) and nothing in
   /// the unit needs the previous one done (independent calls, no flush).
@@ -88,7 +91,7 @@ struct PatternModule::Run {
   /// previous one); the last unit of the phase finishes every one. Returns the unit's bytes.
   std::int64_t overlapped(bool write, UnitContext &unit);
   /// Waits for slot s's transfer; under Verify timed checks a read at once (timed), under
-  /// Verify on leaves the check to check_finished.
+  /// Verify on moves the unit into `finished` for check_finished.
   void finish(InFlight &s);
   /// Verify on: checks every finished slot's bytes (written data read back, or data read).
   void check_finished();

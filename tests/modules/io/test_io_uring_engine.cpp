@@ -143,8 +143,8 @@ TEST_CASE("io_uring engine: units overlap at QueueDepth 8, the last one finishes
       UringBlocks b(path, "write", VerifyMode::Untimed, depth);
       b.module.describe_test(b.test);
       const Phase p = run_phase(b);
+      b.file->close(); // first, as the harness: it waits for what is in flight
       b.module.cleanup_test(b.test);
-      b.file->close();
       MPI_Barrier(MPI_COMM_WORLD);
       // QueueDepth 8: units 0..14 leave their transfer in flight, the last leaves none.
       bool overlap = true;
@@ -179,8 +179,8 @@ TEST_CASE("io_uring engine: Verify catches a corrupted byte at its offset when t
       b.module.describe_test(b.test); // prepares the file, untimed
       flip(path, byte_of(3));         // unit 3 of the last rank
       const Phase p = run_phase(b);
+      b.file->close(); // first, as the harness: it waits for what is in flight
       b.module.cleanup_test(b.test);
-      b.file->close();
       // Unit 3's read finishes when unit 11 needs its slot: timed, inside that work_unit; on, in
       // its after_work_unit. Only the last rank read the byte.
       const bool ok = mine ? p.hook == (timed ? "work_unit" : "after_work_unit") &&
@@ -206,8 +206,8 @@ TEST_CASE("io_uring engine: Verify on reads back each overlapping write at its o
     if (u == kUnits - 1)
       flip(path, byte_of(12));
   });
+  b.file->close(); // first, as the harness: it waits for what is in flight
   b.module.cleanup_test(b.test);
-  b.file->close();
   const bool ok = mine ? p.hook == "after_work_unit" && p.failed_unit == kUnits - 1 &&
                              p.message.find("verification failed (written data read back): rank " +
                                             std::to_string(rank()) + ", file offset " +
