@@ -3,15 +3,39 @@
 // own.
 #include "hdf5_backend.hpp"
 
+#include <dlfcn.h>
+#include <hdf5.h>
+
+#include <cstdint>
+
 #include "hdf5_io.hpp"
 
 namespace pio::io {
 
 namespace {
 
+/// Keeps libhdf5 and this object mapped until the process ends, whenever the harness unloads the
+/// backend: HDF5, once initialised under MPI, hangs a delete callback on MPI_COMM_SELF
+/// (H5_mpi_delete_cb) that MPI_Finalize calls, and the files it opened carry this object's error
+/// handler (hdf5_deferred_errors.hpp); unmapped, MPI_Finalize jumps into nothing (SIGSEGV).
+void stay_loaded_until_exit() {
+  static const bool pinned = [] {
+    const std::uintptr_t in[] = {reinterpret_cast<std::uintptr_t>(&H5open),
+                                 reinterpret_cast<std::uintptr_t>(&stay_loaded_until_exit)};
+    for (const std::uintptr_t address : in) {
+      Dl_info info{};
+      if (::dladdr(reinterpret_cast<void *>(address), &info) != 0 && info.dli_fname != nullptr)
+        ::dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE); // never closed
+    }
+    return true;
+  }();
+  (void)pinned;
+}
+
 class Hdf5Backend final : public Backend {
 public:
   explicit Hdf5Backend(const Settings &s) {
+    stay_loaded_until_exit();
     o_.alignment = s.size("H5Alignment");
     o_.chunk_size = s.size("H5ChunkSize");
     o_.collective_metadata = s.flag("H5CollectiveMetadata");

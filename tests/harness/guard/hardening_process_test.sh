@@ -154,6 +154,25 @@ rm -f "$dir/fsize.json"
 no_leftovers "ulimit -f"
 ok
 
+# An HDF5 run ends as it began: libhdf5 hangs a callback on MPI_COMM_SELF that MPI_Finalize calls
+# after the harness has unloaded the backend (it died of SIGSEGV at exit, exit 139).
+cat > "$dir/h5ok.conf" <<CONF
+TestFile $dir/h5ok.dat
+ModulePath $moddir
+ResultsFile $dir/h5ok.json
+<ap_module>
+  ModuleName simple_strided
+  Interface hdf5
+  BufferSizes 4K
+  WorkUnits 2
+</ap_module>
+CONF
+rc=$(run "$dir/h5ok.conf" "$dir/h5ok.out")
+[ "$rc" -eq 0 ] || fail "an hdf5 run must exit 0: exit $rc: $(cat "$dir/h5ok.out")"
+rm -f "$dir/h5ok.json"
+no_leftovers "hdf5 run"
+ok
+
 # 3b'. The same limit under Interface hdf5 (as a full file system: the write fails on the ranks
 # whose share crosses it): a collective write and a chunked one each fail within seconds with
 # the cause named, never waiting in HDF5's collective steps for the rank that failed (the

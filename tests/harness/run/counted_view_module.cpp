@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "pio/io/interface.hpp"
+#include "pio/io/forwarding_interface.hpp"
 #include "pio/patterns/pattern_module.hpp"
 #include "pio/patterns/strided_geometry.hpp"
 #include "pio/pio.hpp"
@@ -52,9 +52,8 @@ struct Counts {
 };
 
 /// The harness's Interface with every transfer counted (elements x datatype size = bytes).
-class CountingIo final : public pio::io::Interface {
+class CountingIo final : public pio::io::ForwardingInterface {
 public:
-  pio::io::Interface *inner = nullptr;
   bool in_unit = false;
   double delay_s = 0; // per transfer, on this rank
   Counts counts;
@@ -78,11 +77,6 @@ public:
     }
     return moved;
   }
-  std::int64_t finish(const pio::io::Transfer &t) override { return inner->finish(t); }
-  void wait_all(MPI_Request *requests, int n) override { inner->wait_all(requests, n); }
-  void sync() override { inner->sync(); }
-  void shape(std::int64_t bytes) override { inner->shape(bytes); }
-  std::int64_t size() override { return inner->size(); }
 };
 
 class CountedView : public pio::Module {

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include <pio/io/interface.hpp>
+#include <pio/io/forwarding_interface.hpp>
 #include <pio/patterns/strided_geometry.hpp>
 
 #include <pio/patterns/pattern_module.hpp>
@@ -71,9 +71,8 @@ class PermutedBlocks : public pio::patterns::PatternModule {
 };
 
 /// The harness's interface, with a transfer of several extents sent to them in file order.
-class MisplacingIo final : public pio::io::Interface {
+class MisplacingIo final : public pio::io::ForwardingInterface {
 public:
-  pio::io::Interface *inner = nullptr;
   std::int64_t start(const pio::io::Transfer &t) override {
     if (t.extent_count < 2)
       return inner->start(t);
@@ -85,11 +84,6 @@ public:
     m.extents = sorted.data();
     return inner->start(m);
   }
-  std::int64_t finish(const pio::io::Transfer &t) override { return inner->finish(t); }
-  void wait_all(MPI_Request *requests, int n) override { inner->wait_all(requests, n); }
-  void sync() override { inner->sync(); }
-  void shape(std::int64_t bytes) override { inner->shape(bytes); }
-  std::int64_t size() override { return inner->size(); }
 };
 
 class MisplacedBlocks : public pio::Module {
