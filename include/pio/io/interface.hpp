@@ -91,7 +91,7 @@ public:
   /// nullptr after it, so that untimed transfers (preparing, Verify's read-back) stay out; an
   /// operation started inside a unit reports when it completes, whenever that is. A backend
   /// without per-operation times ignores it.
-  void report_latencies(LatencySink *sink) { latency_sink_ = sink; }
+  virtual void report_latencies(LatencySink *sink) { latency_sink_ = sink; }
   /// start() then finish(): the whole transfer, whatever its completion.
   std::int64_t run(const Transfer &t) {
     const std::int64_t started = start(t);
