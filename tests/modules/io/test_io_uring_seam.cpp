@@ -16,7 +16,9 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -289,4 +291,25 @@ TEST_CASE("io_uring seam: O_DIRECT on ext4 at depth 8, misaligned transfers refu
   REQUIRE(all_ranks(contains(refused, "ODirect: ODirect on: the test file " + shm.file("t") +
                                           " would be on tmpfs") &&
                     contains(refused, "set ODirect off") && !pio::test::exists(shm.file("t"))));
+}
+
+TEST_CASE("io_uring's options as docs/interfaces.md lists them are its option table's",
+          "[io_uring_seam]") {
+  if (rank() != 0)
+    return;
+  std::ifstream in(PIO_SOURCE_DIR "/docs/interfaces.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto section = doc.find("\n## io_uring\n");
+  REQUIRE(section != std::string::npos);
+  const std::string text = doc.substr(section);
+  for (const auto &o : pio::test::backend_info("io_uring").options) {
+    // "| `QueueDepth` | 1 to 4096 | 1 |": the name, then its values, then its default.
+    const std::string values = o.spec.type == pio::DirectiveType::Flag
+                                   ? "on / off"
+                                   : "1 to " + std::to_string(static_cast<int>(*o.spec.max));
+    const std::string row =
+        "| `" + o.spec.name + "` | " + values + " | " + o.spec.default_value + " | ";
+    INFO("docs/interfaces.md, section io_uring, lacks the row starting " << row);
+    CHECK(text.find("\n" + row) != std::string::npos);
+  }
 }
