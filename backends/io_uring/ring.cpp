@@ -258,10 +258,10 @@ void Ring::submit_and_reap(unsigned wait_nr) {
 
 void Ring::complete(unsigned i, int res, Clock::time_point now) {
   Op &o = ops_[i];
-  const char *call = o.req.write ? "write" : "read";
-  const std::string path = o.req.path ? *o.req.path : std::string("a file");
   auto fail = [&](const std::string &why, int e) {
     if (o.group && o.group->error.empty()) {
+      const char *call = o.req.write ? "write" : "read";
+      const std::string path = o.req.path ? *o.req.path : std::string("a file");
       o.group->error = std::string("io_uring ") + call + " of " + path + " at offset " +
                        std::to_string(o.req.offset) + " (" + std::to_string(o.req.length) +
                        " bytes): " + why;
