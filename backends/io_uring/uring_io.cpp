@@ -141,28 +141,11 @@ void UringIo::wait_all(MPI_Request *requests, int n) {
 
 void UringIo::sync() {
   ring_.drain_all(); // fsync covers the writes that completed
-  if (::fsync(fd_) != 0) {
-    const int err = errno;
-    throw Error("fsync of " + path_ + ": " + std::strerror(err),
-                "check the file system of TestFile (a full or failing device reports delayed "
-                "write errors here)");
-  }
+  fsync_file(fd_, path_);
 }
 
-void UringIo::seek(MPI_Offset offset) {
-  if (offset < 0)
-    throw Error("seek of " + path_ + " to offset " + std::to_string(offset),
-                "seek to an offset of 0 or more");
-  pointer_ = offset;
-}
+void UringIo::seek(MPI_Offset offset) { pointer_ = checked_seek(offset, path_); }
 
-std::int64_t UringIo::size() {
-  struct stat st;
-  if (::fstat(fd_, &st) != 0) {
-    const int err = errno;
-    throw Error("fstat of " + path_ + ": " + std::strerror(err));
-  }
-  return static_cast<std::int64_t>(st.st_size);
-}
+std::int64_t UringIo::size() { return file_size(fd_, path_); }
 
 } // namespace pio::io

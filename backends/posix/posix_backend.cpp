@@ -27,21 +27,7 @@ public:
       : fd_(fd), path_(path), delete_on_close_(delete_on_close),
         io_(fd, path, direct ? checked_direct(fd, path) : DirectAlignment{}) {}
   Interface &io() override { return io_; }
-  void close() override {
-    const int fd = fd_.fd;
-    fd_.fd = -1;
-    if (fd >= 0 && ::close(fd) != 0) {
-      const int err = errno;
-      throw Error("close of " + path_ + ": " + std::strerror(err),
-                  "check the file system of TestFile (a full or failing device reports "
-                  "delayed write errors at close)");
-    }
-    if (delete_on_close_ && ::unlink(path_.c_str()) != 0 && errno != ENOENT) {
-      const int err = errno;
-      throw Error("unlink of " + path_ + " (MPI_MODE_DELETE_ON_CLOSE): " + std::strerror(err),
-                  "check the permissions of TestFile's directory");
-    }
-  }
+  void close() override { close_file(fd_, path_, delete_on_close_); }
 
 private:
   Descriptor fd_;

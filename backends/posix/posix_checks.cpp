@@ -167,4 +167,45 @@ std::int64_t extent_transfer_bytes(const Transfer &t, const char *word) {
   return bytes;
 }
 
+void fsync_file(int fd, const std::string &path) {
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    throw Error("fsync of " + path + ": " + std::strerror(err),
+                "check the file system of TestFile (a full or failing device reports delayed "
+                "write errors here)");
+  }
+}
+
+std::int64_t file_size(int fd, const std::string &path) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    throw Error("fstat of " + path + ": " + std::strerror(err));
+  }
+  return static_cast<std::int64_t>(st.st_size);
+}
+
+std::int64_t checked_seek(MPI_Offset offset, const std::string &path) {
+  if (offset < 0)
+    throw Error("seek of " + path + " to offset " + std::to_string(offset),
+                "seek to an offset of 0 or more");
+  return offset;
+}
+
+void close_file(Descriptor &d, const std::string &path, bool delete_on_close) {
+  const int fd = d.fd;
+  d.fd = -1;
+  if (fd >= 0 && ::close(fd) != 0) {
+    const int err = errno;
+    throw Error("close of " + path + ": " + std::strerror(err),
+                "check the file system of TestFile (a full or failing device reports "
+                "delayed write errors at close)");
+  }
+  if (delete_on_close && ::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    const int err = errno;
+    throw Error("unlink of " + path + " (MPI_MODE_DELETE_ON_CLOSE): " + std::strerror(err),
+                "check the permissions of TestFile's directory");
+  }
+}
+
 } // namespace pio::io

@@ -4,6 +4,8 @@
 // checked against its extents, the fixes for failed calls, and a descriptor closed on
 // destruction. Private to the backends; tests link it.
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 
@@ -53,6 +55,15 @@ std::int64_t extent_transfer_bytes(const Transfer &t, const char *word);
 /// The bytes of count elements of t.datatype, which must be contiguous memory.
 std::int64_t contiguous_bytes_of(const Transfer &t);
 
+/// fsync of fd (`path` in the error).
+void fsync_file(int fd, const std::string &path);
+
+/// fstat's st_size of fd (`path` in the error).
+std::int64_t file_size(int fd, const std::string &path);
+
+/// The individual file pointer set to offset, which must not be negative (`path` in the error).
+std::int64_t checked_seek(MPI_Offset offset, const std::string &path);
+
 /// A file descriptor closed on destruction.
 struct Descriptor {
   int fd = -1;
@@ -61,5 +72,9 @@ struct Descriptor {
   Descriptor(const Descriptor &) = delete;
   Descriptor &operator=(const Descriptor &) = delete;
 };
+
+/// Closes d's descriptor (d.fd is -1 afterwards), then with delete_on_close unlinks path
+/// (MPI_MODE_DELETE_ON_CLOSE: the first rank removes it); throws naming the call that failed.
+void close_file(Descriptor &d, const std::string &path, bool delete_on_close);
 
 } // namespace pio::io
