@@ -141,6 +141,7 @@ pio_run() { # place size pattern round
     echo "TestFile $dir/unused"
     for e in $(order "$round"); do pio_block "$e" "$size" "$pattern" "$dir" "$direct"; done
   } > "$WORK/c.conf"
+  rm -f "$WORK/r.json"
   settle "$(dirname "$dir")"
   run_mpi "$NUMJOBS" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" \
     --quiet >/dev/null

@@ -81,6 +81,7 @@ for round in $(seq "$ROUNDS"); do
         fi
       done
     } > "$WORK/c.conf"
+    rm -f "$WORK/r.json"
     settle "$where"
     run_mpi "$RANKS" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" \
       --quiet >/dev/null
