@@ -26,43 +26,22 @@
 #include "backends.hpp"
 #include "mpi_test.hpp"
 #include "pio/error.hpp"
+#include "seam_calls.hpp"
 
 namespace io = pio::io;
+using pio::test::Aligned;
 using pio::test::all_ranks;
+using pio::test::contains;
+using pio::test::error_of;
+using pio::test::my_file;
 using pio::test::rank;
 using pio::test::read_bytes;
 using pio::test::TempDir;
+using pio::test::transfer;
 
 namespace {
 
 using Options = std::map<std::string, std::vector<std::string>>;
-
-std::string my_file(const TempDir &dir, const std::string &name) {
-  return dir.file(name + "." + std::to_string(rank()));
-}
-
-std::string error_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const pio::Error &e) {
-    return std::string(e.what()) + " | fix: " + e.hint();
-  }
-  return "";
-}
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-io::Transfer transfer(io::Direction d, void *b, int bytes, const std::vector<io::Extent> &extents) {
-  io::Transfer t;
-  t.direction = d;
-  t.buffer = b;
-  t.count = bytes;
-  t.extents = extents.empty() ? nullptr : extents.data();
-  t.extent_count = extents.size();
-  return t;
-}
 
 /// Counts the latencies reported to it.
 struct Counter final : io::LatencySink {
@@ -72,19 +51,6 @@ struct Counter final : io::LatencySink {
     ++count;
     positive = positive && seconds > 0;
   }
-};
-
-/// Memory aligned to 4096 bytes, for O_DIRECT.
-struct Aligned {
-  explicit Aligned(size_t n) {
-    if (posix_memalign(&p, 4096, n) != 0)
-      p = nullptr;
-  }
-  ~Aligned() { std::free(p); }
-  Aligned(const Aligned &) = delete;
-  Aligned &operator=(const Aligned &) = delete;
-  std::uint8_t *bytes() const { return static_cast<std::uint8_t *>(p); }
-  void *p = nullptr;
 };
 
 /// The file-size limit of this process set to `bytes` (SIGXFSZ ignored) until destruction.
