@@ -67,23 +67,7 @@ public:
   /// Refuses MPI-IO hints and amode flags POSIX cannot honour; O_DIRECT with ODirect on.
   std::unique_ptr<OpenFile> open(MPI_Comm, const std::string &path, int amode,
                                  const std::map<std::string, std::string> &hints) override {
-    if (!hints.empty())
-      throw Error("Interface io_uring takes no MPI-IO hints, but this test asks for " +
-                      hints.begin()->first,
-                  "remove the Hint lines (a block's and the global ones), or use Interface mpiio");
-    int flags = open_flags(amode, path, "io_uring");
-    if (direct_)
-      flags |= O_DIRECT;
-    const int fd = ::open(path.c_str(), flags, 0666);
-    if (fd < 0) {
-      const int err = errno;
-      std::string fix = "check that the directory of TestFile exists and is writable";
-      if (err == EINVAL && direct_)
-        fix = std::string("the file system refuses O_DIRECT: ") + kDirectFix;
-      throw Error(std::string("open(") + path + (direct_ ? ", O_DIRECT" : "") +
-                      "): " + std::strerror(err),
-                  fix);
-    }
+    const int fd = open_test_file(path, amode, direct_, hints, "io_uring");
     DirectAlignment alignment;
     if (direct_) {
       Descriptor guard(fd); // closed if O_DIRECT is refused here

@@ -43,26 +43,7 @@ public:
   /// Refuses MPI-IO hints and amode flags POSIX cannot honour; O_DIRECT with ODirect on.
   std::unique_ptr<OpenFile> open(MPI_Comm, const std::string &path, int amode,
                                  const std::map<std::string, std::string> &hints) override {
-    if (!hints.empty()) {
-      std::string keys;
-      for (const auto &[k, v] : hints)
-        keys += (keys.empty() ? "" : ", ") + k + "=" + v;
-      throw Error("Interface posix takes no MPI-IO hints, but this test asks for " + keys,
-                  "remove the Hint lines (a block's and the global ones), or use Interface mpiio");
-    }
-    int flags = open_flags(amode, path, "posix");
-    if (direct_)
-      flags |= O_DIRECT;
-    const int fd = ::open(path.c_str(), flags, 0666);
-    if (fd < 0) {
-      const int err = errno;
-      std::string fix = "check that the directory of TestFile exists and is writable";
-      if (err == EINVAL && direct_)
-        fix = std::string("the file system refuses O_DIRECT: ") + kDirectFix;
-      throw Error(std::string("open(") + path + (direct_ ? ", O_DIRECT" : "") +
-                      "): " + std::strerror(err),
-                  fix);
-    }
+    const int fd = open_test_file(path, amode, direct_, hints, "posix");
     return std::make_unique<PosixFile>(fd, path, direct_, (amode & MPI_MODE_DELETE_ON_CLOSE) != 0);
   }
 

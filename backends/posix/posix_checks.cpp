@@ -103,6 +103,32 @@ int open_flags(int amode, const std::string &path, const char *word) {
   return flags;
 }
 
+int open_test_file(const std::string &path, int amode, bool direct,
+                   const std::map<std::string, std::string> &hints, const char *word) {
+  if (!hints.empty()) {
+    std::string keys;
+    for (const auto &[k, v] : hints)
+      keys += (keys.empty() ? "" : ", ") + k + "=" + v;
+    throw Error(std::string("Interface ") + word +
+                    " takes no MPI-IO hints, but this test asks for " + keys,
+                "remove the Hint lines (a block's and the global ones), or use Interface mpiio");
+  }
+  int flags = open_flags(amode, path, word);
+  if (direct)
+    flags |= O_DIRECT;
+  const int fd = ::open(path.c_str(), flags, 0666);
+  if (fd < 0) {
+    const int err = errno;
+    std::string fix = "check that the directory of TestFile exists and is writable";
+    if (err == EINVAL && direct)
+      fix = std::string("the file system refuses O_DIRECT: ") + kDirectFix;
+    throw Error(std::string("open(") + path + (direct ? ", O_DIRECT" : "") +
+                    "): " + std::strerror(err),
+                fix);
+  }
+  return fd;
+}
+
 void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
                   const Extent &e, const void *buffer) {
   if (a.file <= 0)

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "pio/io/transfer.hpp"
@@ -40,6 +41,12 @@ void refuse_direct_on_memory_file_system(const std::string &test_file);
 /// open(2) flags for MPI-IO's amode (O_CLOEXEC, no O_DIRECT); throws for what POSIX cannot
 /// honour (MPI_MODE_APPEND), naming Interface `word`.
 int open_flags(int amode, const std::string &path, const char *word);
+
+/// The descriptor of path opened as MPI-IO's amode asks (O_DIRECT with direct) by Interface
+/// `word`, which takes no MPI-IO hints (a non-empty `hints` is refused); throws naming the call
+/// and the fix.
+int open_test_file(const std::string &path, int amode, bool direct,
+                   const std::map<std::string, std::string> &hints, const char *word);
 
 /// Throws when O_DIRECT cannot take extent e of `call` (pwrite, pread, ...) on path from buffer.
 void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
