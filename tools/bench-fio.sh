@@ -10,7 +10,8 @@
 #        on a file of its own of PER_RANK bytes (--directory, fallocate=none, as pio's files are
 #        new), rw=randread|randwrite|read|write, bs=B; engines psync (iodepth 1) and io_uring at
 #        iodepth 1, 8 and 32 (fio's defaults otherwise: no fixedbufs, registerfiles or
-#        sqthread_poll); direct=1 for O_DIRECT. One job group per engine (stonewall), JSON output;
+#        sqthread_poll); direct=1 for O_DIRECT; invalidate=0 (fio drops the page cache of its
+#        files before a job by default, pio reads the file it just prepared from the cache). One job group per engine (stonewall), JSON output;
 #        IOPS as fio reports it for the group (both jobs).
 #   pio  pio-harness at NUMJOBS ranks: randread / randwrite as random_offsets (a file per rank,
 #        FileSize PER_RANK, WorkUnits PER_RANK / B: IO500's ior-rnd4K; offsets drawn with
@@ -74,6 +75,9 @@ fio_run() { # place size pattern round
     echo "numjobs=$NUMJOBS"
     echo "direct=$direct"
     echo "fallocate=none"
+    # fio drops a file's page cache before a job by default (invalidate=1); pio reads what it
+    # wrote just before, from the page cache: keep it there too (O_DIRECT bypasses it anyway).
+    echo "invalidate=0"
     echo "group_reporting"
     echo "stonewall"
     echo "new_group"
