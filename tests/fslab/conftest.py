@@ -17,7 +17,7 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 SOURCE = HERE.parents[1]
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
-from cross_host import Run  # noqa: E402
+from cross_host import Run, run_to_end  # noqa: E402
 FSLAB = SOURCE / "tools" / "pio-fslab"
 # The most ranks a test runs on the uncached volume: it has a client host for each (see uncached).
 MAX_RANKS = 4
@@ -112,12 +112,9 @@ class Harness:
     def _run(self, cmd, env, timeout):
         if self.results.exists():
             self.results.unlink()
-        cmd = ["timeout", "-k", "5", str(timeout)] + cmd
-        p = subprocess.run(cmd, cwd=self.tmp_path, env=env, capture_output=True, text=True)
-        assert p.returncode != 124, \
-            f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
+        rc, out = run_to_end(cmd, self.tmp_path, env, timeout)
         doc = json.loads(self.results.read_text()) if self.results.exists() else None
-        return Run(p.returncode, p.stdout + p.stderr, doc)
+        return Run(rc, out, doc)
 
     def __call__(self, lab, n, conf_text, timeout=240, **kw):
         return self._run(self.command(lab, n, conf_text, **kw), lab.env, timeout)

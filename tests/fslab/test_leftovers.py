@@ -1,7 +1,8 @@
-"""Owner records on the shared volume (docs/reliability.md, "Leftovers"): ranks killed on the
-second client host leave their group file and its owner record on the volume; a later run
-from the first client host reads the record through its own mount, refuses the file, naming
-the host, and removes it with --clean-stale only when the record proves it (device, inode)."""
+"""Owner records on the shared volume (docs/reliability.md, "Leftovers"): the second client host
+lost (its ranks and their guardians killed) leaves its group file and owner record on the
+volume; a later run from the first client host reads the record through its own mount, refuses
+the file, naming the host, and removes it with --clean-stale only when the record proves it
+(device, inode)."""
 from cross_host import group_files_config, kill_ranks_once_open
 
 # g1 is claimed by rank 2, on the second client host (ranks in blocks of 2 on the first two).
@@ -10,15 +11,16 @@ CLEAN = group_files_config(hang=False)
 
 
 def crash_on_second_host(lab, harness, tmp_path):
-    """Runs HANGING, SIGKILLs the ranks on the second client host once g1 is open."""
+    """Runs HANGING; once g1 is open, the second client host is lost: its ranks and their
+    guardians SIGKILLed, so nothing there cleans up."""
     test_dir = lab.scratch()
     g1 = test_dir / "lab.testfile.g1"
     record = test_dir / "lab.testfile.g1.pio-owner"
     second = lab.client_hosts[1]
     two = lab.hosts_arg(2, hosts=lab.client_hosts[:2])
     cmd = harness.command(lab, 4, HANGING, test_dir=test_dir, hosts_arg=two)
-    out = kill_ranks_once_open(cmd, tmp_path, g1, lab.holder(second)["net_ns"], env=lab.env,
-                               wait=90)
+    out = kill_ranks_once_open(cmd, tmp_path, g1, lab.holder(second)["net_ns"], node_lost=True,
+                               env=lab.env, wait=90)
     assert g1.exists() and record.exists(), out  # the leftovers, seen through another mount
     assert second in record.read_text()
     return test_dir, g1, record

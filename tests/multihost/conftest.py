@@ -12,7 +12,7 @@ import pytest
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "support"))
-from cross_host import Run  # noqa: E402
+from cross_host import Run, run_to_end  # noqa: E402
 HOSTS_SCRIPT = HERE / "emulated_hosts.sh"
 HOSTS = 2
 RANKS_PER_HOST = 2
@@ -61,11 +61,9 @@ class Harness:
     def __call__(self, conf_text, timeout=120, **kw):
         if self.results.exists():
             self.results.unlink()
-        cmd = ["timeout", "-k", "5", str(timeout)] + self.command(conf_text, **kw)
-        p = subprocess.run(cmd, cwd=self.tmp_path, capture_output=True, text=True)
-        assert p.returncode != 124, f"the run hung (killed after {timeout} s):\n{p.stdout}{p.stderr}"
+        rc, out = run_to_end(self.command(conf_text, **kw), self.tmp_path, timeout=timeout)
         doc = json.loads(self.results.read_text()) if self.results.exists() else None
-        return Run(p.returncode, p.stdout + p.stderr, doc)
+        return Run(rc, out, doc)
 
 
 @pytest.fixture

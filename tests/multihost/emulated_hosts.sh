@@ -7,7 +7,8 @@
 # over TCP between namespaces. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN).
 #
 #   emulated_hosts.sh up N      create hosts 1..N (10.77.0.1 .. 10.77.0.N; mpiexec at .254)
-#   emulated_hosts.sh down N    remove them (also after a failed up)
+#   emulated_hosts.sh down N    remove them and kill what still runs there (also after a
+#                               failed up)
 #   emulated_hosts.sh -x HOST CMD...   the launcher: hydra's ssh call, run CMD on HOST
 #   emulated_hosts.sh hosts N R   the -hosts argument for N hosts with R ranks each
 #
@@ -18,7 +19,12 @@ NET=10.77.0
 
 down() {
   for i in $(seq 1 "$1"); do
+    # What a failed test left running there (a rank, a proxy) would keep the namespace, and with
+    # it the veth pair, alive after `ip netns del`: the next `up` could not make pio-mhv$i.
+    pids=$(ip netns pids "pio-mh$i" 2>/dev/null) || true
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
     ip netns del "pio-mh$i" 2>/dev/null || true
+    ip link del "pio-mhv$i" 2>/dev/null || true
   done
   ip link del "$BRIDGE" 2>/dev/null || true
 }

@@ -33,13 +33,13 @@ private:
 };
 
 /// One test per BlockSizes entry. Mode, WorkUnits and HeaderOffset are the engine's directives,
-/// already read: mode(), work_units(), header_offset().
+/// already read: mode(), work_units(bytes per unit), header_offset().
 class MySegments : public pio::patterns::PatternModule {
   std::vector<pio::patterns::PatternTest> make_tests(const pio::ModuleContext &ctx) override {
     std::vector<pio::patterns::PatternTest> tests;
     for (std::int64_t block : ctx.settings.sizes("BlockSizes"))
       tests.push_back({pattern_spec(pio::format_size(block), block),
-                       std::make_shared<Segments>(header_offset(), block, work_units())});
+                       std::make_shared<Segments>(header_offset(), block, work_units(block))});
     return tests;
   }
 };
