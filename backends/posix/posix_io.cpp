@@ -3,7 +3,6 @@
 // path, the offset and errno's text.
 #include "posix_io.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,62 +11,13 @@
 #include <cstring>
 
 #include "pio/error.hpp"
-#include "pio/mpi_handles.hpp"
+#include "posix_checks.hpp"
 
 namespace pio::io {
 
 namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
-
-/// The bytes of `count` elements of `type`, which must be contiguous memory: POSIX moves a
-/// byte stream, and the engine passes its contiguous stream without a file view.
-std::int64_t contiguous_bytes_of(const Transfer &t) {
-  MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-  mpi_check(MPI_Type_size_x(t.datatype, &size), "MPI_Type_size_x");
-  mpi_check(MPI_Type_get_extent_x(t.datatype, &lb, &extent), "MPI_Type_get_extent_x");
-  mpi_check(MPI_Type_get_true_extent_x(t.datatype, &true_lb, &true_extent),
-            "MPI_Type_get_true_extent_x");
-  if (extent != size || true_extent != size || true_lb != 0)
-    throw Error("a POSIX transfer's memory must be contiguous bytes, but its datatype has " +
-                    std::to_string(size) + " bytes spread over an extent of " +
-                    std::to_string(true_extent),
-                "pass the data as one contiguous buffer (the pattern engine does so without a "
-                "file view), or use Interface mpiio");
-  return static_cast<std::int64_t>(size) * t.count;
-}
-
-/// Throws when O_DIRECT cannot take this extent or buffer.
-void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
-                  const Extent &e, const void *buffer) {
-  if (a.file <= 0)
-    return;
-  const std::string what = std::string("O_DIRECT ") + call + " of " + path + " at offset " +
-                           std::to_string(e.offset) + ", " + std::to_string(e.length) + " bytes: ";
-  const std::string n = std::to_string(a.file);
-  if (e.offset % a.file != 0 || e.length % a.file != 0)
-    throw Error(what + "offset and length must be multiples of the file system's " + n +
-                    "-byte direct-I/O block (" + a.source + ")",
-                "choose transfer sizes (BufferSizes, strips, tiles) and a HeaderOffset that are "
-                "multiples of " +
-                    n + " (4096 always is), or set ODirect off");
-  const auto address = reinterpret_cast<std::uintptr_t>(buffer);
-  if (a.memory > 0 && address % static_cast<std::uintptr_t>(a.memory) != 0)
-    throw Error(what + "the buffer at address " + std::to_string(address) +
-                    " is not a multiple of the " + std::to_string(a.memory) +
-                    "-byte memory alignment O_DIRECT needs (" + a.source + ")",
-                "align the module's buffers to 4096 bytes (the pattern engine's are, when every "
-                "extent's length is a multiple of the direct-I/O block), or set ODirect off");
-}
-
-/// The fix for a failed pwrite/pread.
-std::string transfer_fix(int e, bool direct) {
-  if (e == EINVAL && direct)
-    return std::string("the file system refused direct I/O for this transfer: ") + kDirectFix;
-  if (e == ENOSPC || e == EDQUOT)
-    return "free space on the file system of TestFile or make the test smaller";
-  return "check the file system of TestFile (mounted, writable, healthy)";
-}
 
 /// One extent, looped until all its bytes moved or (read) the end of file; returns bytes moved.
 std::int64_t move_extent(int fd, const std::string &path, bool write, const Extent &e,
@@ -106,27 +56,6 @@ std::int64_t move_extent(int fd, const std::string &path, bool write, const Exte
 
 } // namespace
 
-DirectAlignment direct_io_alignment(int fd) {
-  DirectAlignment a;
-  struct statx sx {};
-  if (::statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
-      (sx.stx_mask & STATX_DIOALIGN) != 0 && sx.stx_dio_offset_align > 0) {
-    a.file = sx.stx_dio_offset_align;
-    a.memory = sx.stx_dio_mem_align;
-    a.source = "statx STATX_DIOALIGN";
-    return a;
-  }
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_blksize > 0) {
-    a.file = a.memory = st.st_blksize;
-    a.source = "its block size, st_blksize";
-    return a;
-  }
-  a.file = a.memory = 4096;
-  a.source = "4096 assumed";
-  return a;
-}
-
 std::int64_t PosixIo::move(const Transfer &t) {
   if (t.positioning == Positioning::SharedPointer)
     no_such_call(t, "POSIX has no file pointer shared by the ranks");
@@ -148,22 +77,7 @@ std::int64_t PosixIo::move(const Transfer &t) {
     pointer_ += at.length / t.count * elements;
     return counted ? elements : t.count;
   }
-  if (t.extents == nullptr || t.extent_count == 0)
-    throw Error("a POSIX transfer of " + std::to_string(t.count) +
-                    " elements without its file extents (Transfer::extents): POSIX cannot see "
-                    "an MPI file view",
-                "pass the file bytes the transfer covers in Transfer::extents, or use Interface "
-                "mpiio");
-  const std::int64_t bytes = contiguous_bytes_of(t);
-  std::int64_t covered = 0;
-  for (std::size_t i = 0; i < t.extent_count; ++i)
-    covered += t.extents[i].length;
-  if (covered != bytes)
-    throw Error("a POSIX transfer of " + std::to_string(bytes) +
-                    " bytes in memory whose extents "
-                    "cover " +
-                    std::to_string(covered) + " file bytes",
-                "make Transfer::extents cover exactly the count x datatype bytes of the buffer");
+  const std::int64_t bytes = extent_transfer_bytes(t, "posix");
   const bool write = t.direction == Direction::Write;
   auto *p = static_cast<std::uint8_t *>(t.buffer);
   std::int64_t moved = 0;
@@ -219,29 +133,10 @@ void PosixIo::wait_all(MPI_Request *requests, int n) {
     done_.erase(requests + i);
 }
 
-void PosixIo::sync() {
-  if (::fsync(fd_) != 0) {
-    const int err = errno;
-    throw Error("fsync of " + path_ + ": " + errno_text(err),
-                "check the file system of TestFile (a full or failing device reports delayed "
-                "write errors here)");
-  }
-}
+void PosixIo::sync() { fsync_file(fd_, path_); }
 
-void PosixIo::seek(MPI_Offset offset) {
-  if (offset < 0)
-    throw Error("seek of " + path_ + " to offset " + std::to_string(offset),
-                "seek to an offset of 0 or more");
-  pointer_ = offset;
-}
+void PosixIo::seek(MPI_Offset offset) { pointer_ = checked_seek(offset, path_); }
 
-std::int64_t PosixIo::size() {
-  struct stat st;
-  if (::fstat(fd_, &st) != 0) {
-    const int err = errno;
-    throw Error("fstat of " + path_ + ": " + errno_text(err));
-  }
-  return static_cast<std::int64_t>(st.st_size);
-}
+std::int64_t PosixIo::size() { return file_size(fd_, path_); }
 
 } // namespace pio::io

@@ -13,19 +13,9 @@
 #include <utility>
 
 #include "pio/io/interface.hpp"
+#include "posix_checks.hpp"
 
 namespace pio::io {
-
-/// The fix for a file system that refuses (or cannot honour) O_DIRECT.
-inline constexpr const char *kDirectFix = "set ODirect off, or put TestFile on a file system with "
-                                          "direct I/O (ext4, xfs; /var/tmp here)";
-
-/// What O_DIRECT asks of a transfer on one file (bytes; 0 = not open with O_DIRECT).
-struct DirectAlignment {
-  std::int64_t file = 0;   ///< file offsets and lengths are multiples of this
-  std::int64_t memory = 0; ///< buffer addresses are multiples of this
-  const char *source = ""; ///< where the figures come from, for messages
-};
 
 /// POSIX calls on one file descriptor (not owned: PosixFile opens and closes it).
 class PosixIo final : public Interface {
@@ -54,10 +44,5 @@ private:
   std::int64_t pointer_ = 0;                         // the individual file pointer, in bytes
   std::map<const MPI_Request *, std::int64_t> done_; // NonBlocking: elements moved by start()
 };
-
-/// The alignment O_DIRECT needs on the open descriptor fd: the file system's direct-I/O
-/// alignment where the kernel reports it (statx STATX_DIOALIGN), else its block size (st_blksize)
-/// for both.
-DirectAlignment direct_io_alignment(int fd);
 
 } // namespace pio::io

@@ -138,6 +138,7 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
     if (!o.spec.default_value.empty())
       values[o.spec.name] = check_directive(o.spec, default_words(o.spec));
   std::vector<DirectiveLine> module_lines;
+  p.backend_lines.clear();
   auto declared_by_module = [&](const std::string &n) {
     return std::any_of(p.info->directives.begin(), p.info->directives.end(),
                        [&](const DirectiveSpec &d) { return lower(d.name) == lower(n); });
@@ -146,6 +147,7 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
     if (const io::BackendOption *o = option_of(backend, l.name)) {
       check_sweepable(block, *o, l);
       values[o->spec.name] = checked(*o, l); // a later line wins
+      p.backend_lines[o->spec.name] = l;
       return;
     }
     const auto [other, option] = declared_elsewhere(catalog, l.name, &backend);
@@ -161,13 +163,22 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
             shown_value(option->spec, check_directive(option->spec, default_words(option->spec))))
       return; // another backend's setting: without effect here
     const io::Capability c = *option->asks_for;
+    // Every backend that declares it (posix's and io_uring's ODirect), in alphabetical order.
+    std::vector<std::string> owners;
+    for (const io::BackendInfo *b : catalog.all_backends())
+      if (option_of(*b, l.name))
+        owners.push_back(b->name);
+    std::sort(owners.begin(), owners.end());
+    std::string names;
+    for (size_t k = 0; k < owners.size(); ++k)
+      names += (k == 0 ? "" : k + 1 == owners.size() ? " or " : ", ") + owners[k];
     throw ConfigError(l.file, l.line,
                       option->spec.name + " " + shown_value(option->spec, words) +
                           " applies to the block at " + block_at + ", which uses " + shown + ": " +
-                          option->spec.name + " is an option of Interface " + other->name +
+                          option->spec.name + " is an option of Interface " + names +
                           " and asks for " + io::describe(c) + " (capability " + io::to_string(c) +
                           "), which Interface " + backend.name + " does not offer",
-                      "set Interface " + other->name + " in that block, or remove the " +
+                      "set Interface " + names + " in that block, or remove the " +
                           option->spec.name + " line (or set it to " + option->spec.default_value +
                           " in the blocks of other interfaces)");
   };

@@ -32,6 +32,9 @@ struct ModulePlan {
   /// Every option of the backend, by name, as the results and labels show it
   /// (`interface_settings`: {"ODirect": "off"})
   std::map<std::string, std::string> interface_settings;
+  /// The line in effect for each of the backend's options the config sets (by the option's
+  /// name): where a DirectiveError of the backend is reported.
+  std::map<std::string, DirectiveLine> backend_lines;
   std::string label;        ///< the block's label (block_label.hpp), unique in the run
   double time_budget_s = 0; ///< the block's share of SuiteTime, all repetitions (suite_time.hpp)
   std::string test_file;    ///< the TestFile its tests use: its own, the global one or its chain's

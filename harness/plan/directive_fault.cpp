@@ -37,6 +37,25 @@ ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveErro
                      e.directive() + " (default value): " + what, e.hint());
 }
 
+ConfigError locate_backend_error(const ModulePlan &plan, const DirectiveError &e) {
+  const ModuleBlock &block = *plan.block;
+  for (const auto &o : plan.backend->options) {
+    if (!same_name(o.spec.name, e.directive()))
+      continue;
+    const auto at = plan.backend_lines.find(o.spec.name);
+    if (at == plan.backend_lines.end())
+      return ConfigError(block.file, block.module_name_line ? block.module_name_line : block.line,
+                         o.spec.name + " (default value " + o.spec.default_value + ", Interface " +
+                             plan.backend->name + "): " + e.what(),
+                         e.hint());
+    const std::string what = e.what();
+    const bool named = what.rfind(o.spec.name, 0) == 0;
+    return ConfigError(at->second.file, at->second.line, named ? what : o.spec.name + ": " + what,
+                       e.hint());
+  }
+  return locate_directive_error(block, e);
+}
+
 bool any_rank(MPI_Comm comm, bool mine) {
   int local = mine ? 1 : 0, any = 0;
   MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm);

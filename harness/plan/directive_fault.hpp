@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "plan/block_plan.hpp"
 
 namespace pio::harness {
 
@@ -15,6 +16,11 @@ namespace pio::harness {
 /// also a global line), or at the block's ModuleName line when the directive has its default
 /// value.
 ConfigError locate_directive_error(const ModuleBlock &block, const DirectiveError &e);
+
+/// The ConfigError for a DirectiveError of plan's backend (its factory or check_test_file): at
+/// the line of the option it names (plan.backend_lines), at the block's ModuleName line when the
+/// option has its default value, or as locate_directive_error for a harness setting (Interface).
+ConfigError locate_backend_error(const ModulePlan &plan, const DirectiveError &e);
 
 /// Runs init() and turns a DirectiveError it throws into locate_directive_error(block, ...);
 /// sets *config_error when it did. Other exceptions pass through unchanged.

@@ -1,6 +1,7 @@
 #include "report/console_reporter.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <map>
 
 #include "config/harness_directives.hpp"
@@ -20,6 +21,25 @@ std::string fmt(const char *format, double v) {
 
 std::string right(const std::string &s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+/// "    clat of phase 'write' (4096 ops, submission to completion): min 2.1 p50 3.0 ... max 41 us"
+/// for every phase of rep with per-operation latencies; "" without.
+std::string latency_lines(const Repetition &rep, const std::string &which) {
+  std::string out;
+  for (const PhaseResult &p : rep.phases) {
+    if (!p.latency)
+      continue;
+    const OpLatencies &l = *p.latency;
+    out += "    clat" + which + (rep.phases.size() > 1 ? " of phase '" + p.label + "'" : "") +
+           " (" + std::to_string(l.count) + " ops, submission to completion" +
+           (p.units_overlapped ? "; units overlapped" : "") + "): min " + fmt("%.1f", l.min_us);
+    for (size_t i = 0; i < l.percentiles_us.size() && i < std::size(kLatencyPercentiles); ++i)
+      out += " " + latency_percentile_name(kLatencyPercentiles[i]) + " " +
+             fmt("%.1f", l.percentiles_us[i]);
+    out += " max " + fmt("%.1f", l.max_us) + " mean " + fmt("%.1f", l.mean_us) + " us\n";
+  }
+  return out;
 }
 
 /// "  [page_cache warm_up]" after a row, "" for a clean one.
@@ -140,7 +160,8 @@ void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &re
                 fmt("%.6f", rep.rank_time_s.mean).c_str(),
                 fmt("%.6f", rep.rank_time_s.max).c_str());
   out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset)
-       << flag_cell(rep.flags) << "\n";
+       << flag_cell(rep.flags) << "\n"
+       << latency_lines(rep, "");
 }
 
 void ConsoleReporter::print_average_row(const TestResult &test) {
@@ -162,7 +183,8 @@ void ConsoleReporter::print_average_row(const TestResult &test) {
                 fmt("%.6f", s.rank_min_s.min).c_str(), fmt("%.6f", s.rank_mean_s.mean).c_str(),
                 fmt("%.6f", s.rank_max_s.max).c_str());
   out_ << buf << optional_cells(s.open_time_s.median, s.close_time_s.median, test.header_offset)
-       << flag_cell(test.flags) << "\n";
+       << flag_cell(test.flags) << "\n"
+       << latency_lines(test.reps.back(), " of rep " + std::to_string(test.reps.back().rep));
 }
 
 void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,

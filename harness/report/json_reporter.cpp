@@ -1,5 +1,7 @@
 #include "report/json_reporter.hpp"
 
+#include <iterator>
+
 #include "guard/results_mark.hpp"
 
 #include "pio/error.hpp"
@@ -36,6 +38,17 @@ nlohmann::json to_json(const std::optional<ErrorRecord> &e) {
   if (!e)
     return nullptr;
   return {{"rank", e->rank}, {"host", e->host}, {"message", e->message}};
+}
+
+nlohmann::json to_json(const OpLatencies &l) {
+  nlohmann::json percentiles = nlohmann::json::object();
+  for (size_t i = 0; i < l.percentiles_us.size() && i < std::size(kLatencyPercentiles); ++i)
+    percentiles[latency_percentile_name(kLatencyPercentiles[i])] = l.percentiles_us[i];
+  return {{"count", l.count},
+          {"min_us", l.min_us},
+          {"mean_us", l.mean_us},
+          {"max_us", l.max_us},
+          {"percentiles_us", percentiles}};
 }
 
 nlohmann::json to_json(const std::vector<FlagRecord> &flags) {
@@ -137,6 +150,10 @@ nlohmann::json to_json(const PhaseResult &p) {
     j["stonewall_time_s"] = p.stonewall_time_s;
     j["wear_out_time_s"] = p.wear_out_time_s;
   }
+  if (p.units_overlapped)
+    j["units_overlapped"] = true;
+  if (p.latency)
+    j["latency"] = to_json(*p.latency);
   return j;
 }
 

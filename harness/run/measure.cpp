@@ -44,8 +44,8 @@ std::vector<OpTimes> op_times(const std::vector<double> &own, const std::vector<
       o.t_max_us = s.max;
       // IMB's throughput: bytes_scale * X / t_max, in MiB/s (§3.3.1: X / 1.048576 / t[usec]).
       if (comm.report != Report::Latency && s.max > 0)
-        o.mbytes_per_s = comm.bytes_scale * static_cast<double>(comm.message_bytes) / kMiB /
-                         (s.max * 1e-6);
+        o.mbytes_per_s =
+            comm.bytes_scale * static_cast<double>(comm.message_bytes) / kMiB / (s.max * 1e-6);
     }
     out.push_back(o);
   }
@@ -61,8 +61,8 @@ std::optional<OpTimes> worst_group(const std::vector<OpTimes> &groups) {
 }
 
 Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
-                             const std::vector<PhaseTiming> &phases, const TestSpec &spec,
-                             int rep, double open_time_s, double close_time_s) {
+                             const std::vector<PhaseTiming> &phases, const TestSpec &spec, int rep,
+                             double open_time_s, double close_time_s) {
   int rank = 0, size = 1;
   MPI_Comm_rank(all, &rank);
   MPI_Comm_size(all, &size);
@@ -93,10 +93,13 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     pr.wear_out_time_s = p.wear_out_time;
     pr.stonewalled = p.stonewalled;
     pr.timing_scope = timing_scope_name(p.scope);
+    pr.latency = p.latency;
+    pr.units_overlapped = p.overlapped;
     if (spec.merit == Merit::Operations) { // work_unit counted operations, not bytes
       pr.ops = pr.bytes;
       pr.bytes = 0;
-      pr.ops_per_s = pr.aggregate_time_s > 0 ? static_cast<double>(pr.ops) / pr.aggregate_time_s : 0;
+      pr.ops_per_s =
+          pr.aggregate_time_s > 0 ? static_cast<double>(pr.ops) / pr.aggregate_time_s : 0;
     }
     pr.bandwidth_MiBps = bandwidth(pr.bytes, pr.aggregate_time_s);
     const std::vector<double> own = gather(all, p.own_time);

@@ -27,7 +27,18 @@ std::string check_block(MPI_Comm comm, const ModulePlan &plan, bool every_error,
                         std::vector<TestSpec> &tests) {
   NoFileServices services;
   std::unique_ptr<io::Backend> backend; // destroyed after the instance below
-  const std::string made = capture("config", [&] { backend = make_backend(plan); });
+  bool config_error = false;
+  // A backend's option it cannot honour here (the kernel's, the TestFile's file system) is a
+  // config error at the option's line.
+  const std::string made = capture("config", [&] {
+    try {
+      backend = make_backend(plan);
+      backend->check_test_file(plan.test_file);
+    } catch (const DirectiveError &e) {
+      config_error = true;
+      throw locate_backend_error(plan, e);
+    }
+  });
   ModuleContext mctx = block_context(comm, plan, services, backend.get());
   mctx.validate_only = true;
   const ModuleBlock &block = *plan.block;
@@ -35,7 +46,6 @@ std::string check_block(MPI_Comm comm, const ModulePlan &plan, bool every_error,
                     std::to_string(block.line) + ")");
   heartbeat("init_module");
   Instance inst;
-  bool config_error = false;
   const std::string err = !made.empty() ? made : capture("config", [&] {
     inst = instantiate(*plan.library, *plan.info);
     init_with_located_errors(block, &config_error, [&] { tests = inst.module->init_module(mctx); });

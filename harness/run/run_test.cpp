@@ -10,6 +10,7 @@
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
 #include "run/page_cache.hpp"
+#include "run/op_latency.hpp"
 #include "run/rank_groups.hpp"
 #include "run/steadiness.hpp"
 #include "run/test_conditions.hpp"
@@ -142,6 +143,9 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     tc.group = c.group_index;
     tc.groups = c.groups;
     tc.file_path = path;
+    // Before the file: an operation still in flight when a phase fails reports here until the
+    // file's close completes it.
+    LatencyRecorder latencies;
     std::unique_ptr<io::OpenFile> file;
     double open_t = 0, close_t = 0;
     if (spec.file != FileUse::None) {
@@ -197,13 +201,17 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       }
       LoopControls controls = loop_controls(block);
       controls.listener = rs.listener;
+      controls.latencies = &latencies;
       // A phase after a stonewalled one that stopped early reads no further than it wrote.
       if (k > 0 && timings.back().stonewalled && running.phases[k].time_budget_s <= 0)
         controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
                                           running.phases[k].work_units);
+      latencies.clear();
       timings.push_back(run_phase(module, tc, c.all, static_cast<int>(k), mctx.sync_writes,
                                   mctx.collective, controls));
       failure = timings.back().failure;
+      if (!failure && spec.file != FileUse::None)
+        timings.back().latency = reduce_latencies(c.all, latencies);
     }
     if (failure) {
       failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;

@@ -99,8 +99,11 @@ struct UnitWork {
   std::string error;
 };
 
-UnitWork work(Module &module, UnitContext &unit) {
+UnitWork work(Module &module, UnitContext &unit, io::LatencySink *latencies) {
   UnitWork w;
+  io::Interface *io = unit.test->io;
+  if (io)
+    io->report_latencies(latencies);
   w.start = MPI_Wtime();
   try {
     w.moved = module.work_unit(unit);
@@ -113,6 +116,8 @@ UnitWork work(Module &module, UnitContext &unit) {
     w.error = describe_current_exception("work_unit");
   }
   w.own_end = MPI_Wtime();
+  if (io)
+    io->report_latencies(nullptr);
   return w;
 }
 
@@ -129,6 +134,8 @@ struct Loop {
   PhaseTiming &t;
   /// Unit scope: this rank's window of each unit, from its exit of B1 to its exit of B2.
   std::vector<double> windows;
+  /// The end of the last unit when it left transfers in flight (UnitContext::in_flight), else -1.
+  double in_flight_since = -1;
 
   /// The budget now: a module may adjust its own before the first unit (Phase::time_budget_s).
   double budget() const { return setup.stonewalled ? controls.stone_wall_s : phase.time_budget_s; }
@@ -177,8 +184,12 @@ struct Loop {
   void window_unit(std::string &error, UnitIntervals &timed, double window_start, double hooks) {
     unit.unit = t.units;
     heartbeat("work_unit");
-    const UnitWork w = work(module, unit);
-    timed.add(w.start, w.own_end);
+    unit.in_flight = false;
+    const UnitWork w = work(module, unit, controls.latencies);
+    // After a unit that left transfers in flight, the hooks are timed too: I/O went on there.
+    timed.add(in_flight_since >= 0 ? in_flight_since : w.start, w.own_end);
+    in_flight_since = unit.may_overlap && unit.in_flight ? w.own_end : -1;
+    t.overlapped = t.overlapped || in_flight_since >= 0;
     t.own_time += w.own_end - w.start;
     t.bytes += w.moved;
     ++t.units;
@@ -237,7 +248,7 @@ void Loop::run_unit_scope() {
       return;
 
     heartbeat("work_unit");
-    const UnitWork w = work(module, unit);
+    const UnitWork w = work(module, unit, controls.latencies);
     heartbeat_wait();
     // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
     int failed = w.error.empty() ? 0 : 1, any = 0;
@@ -448,6 +459,7 @@ PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phas
   t.stonewalled = loop.setup.stonewalled;
   t.units_limit = loop.setup.max_units;
   t.scope = loop.setup.stonewalled && controls.wear_out ? TimingScope::Phase : controls.scope;
+  loop.unit.may_overlap = controls.scope == TimingScope::Phase && !loop.setup.time_driven;
 
   loop.phase_start = MPI_Wtime();
   if (loop.more_by_count()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pio/module.hpp"
+#include "pio/results.hpp"
 #include "report/unit_listener.hpp"
 #include "run/consensus.hpp"
 
@@ -43,6 +44,9 @@ struct LoopControls {
   bool sync_at_end = false;
   /// Told after every unit (rank 0's live progress); nullptr: nobody listens.
   UnitListener *listener = nullptr;
+  /// Where the test's Interface reports the latencies of the operations each work unit starts
+  /// (Interface::report_latencies); nullptr: none recorded. It must outlive the open file.
+  io::LatencySink *latencies = nullptr;
 };
 
 /// What one phase measured.
@@ -69,6 +73,10 @@ struct PhaseTiming {
   double stonewall_time = 0; ///< wore_out: the union of the ranks' timed intervals up to each
                              ///< rank's stop
   double wear_out_time = 0;  ///< wore_out: the rest of the window (aggregate - stonewall)
+  /// A unit left transfers in flight (UnitContext::in_flight): the hooks after it were timed.
+  bool overlapped = false;
+  /// The phase's per-operation latencies over the test's ranks (the caller's reduction; root).
+  std::optional<OpLatencies> latency;
 };
 
 /// Runs the phase's work units; `sync` holds every rank taking part in the test (all its groups),
@@ -86,6 +94,9 @@ struct PhaseTiming {
 /// meeting between units): the root checks its clock after each unit and broadcasts the stop (a
 /// non-blocking broadcast the others test after each unit; collective I/O: a broadcast after
 /// every unit, as IOR does), then every rank runs up to the largest count any rank reached.
+/// A count-driven phase in phase scope without StoneWall lets its units overlap
+/// (UnitContext::may_overlap): after a unit that returns with transfers in flight the hooks up
+/// to the next unit are timed too (docs/timing.md, "Queue depth").
 PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
                       bool collective, const LoopControls &controls = {});
 

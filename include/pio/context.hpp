@@ -67,9 +67,9 @@ struct ModuleContext {
   /// TestFile (global or per block; in a FilesFrom chain, the chain's first block's)
   std::string test_file;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on (untimed checks) or timed (in the unit)
-  bool sync_writes = false;       ///< SyncWrites: flush every write inside the timed unit
-  bool collective = false;        ///< Collective on: use collective MPI-IO calls
-  bool use_file_view = true;      ///< FileView on: describe accesses with a file view (MPI-IO)
+  bool sync_writes = false;            ///< SyncWrites: flush every write inside the timed unit
+  bool collective = false;             ///< Collective on: use collective MPI-IO calls
+  bool use_file_view = true;           ///< FileView on: describe accesses with a file view (MPI-IO)
   /// Interface: the block's I/O backend's word ("mpiio", "posix", "hdf5", a site's own).
   std::string interface;
   io::Capabilities capabilities; ///< what the block's backend can do
@@ -193,6 +193,14 @@ struct UnitContext {
   std::int64_t units = 0;
   bool flush = false;      ///< flush writes inside the unit (SyncWrites)
   bool collective = false; ///< use collective calls
+  /// Set by the harness: the phase's units may overlap. It runs all its `units` back to back in
+  /// one window (TimingScope phase, count-driven, no StoneWall), so a module may leave a unit's
+  /// transfers in flight into later units (up to Interface::queue_depth), completing every one
+  /// by the end of the last unit's work_unit (docs/timing.md, "Queue depth").
+  bool may_overlap = false;
+  /// Set by the module in work_unit (only where may_overlap): it returns with transfers still in
+  /// flight. The harness then times the hooks up to the next unit too, since I/O goes on there.
+  bool in_flight = false;
 };
 
 } // namespace pio

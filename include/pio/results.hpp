@@ -27,12 +27,39 @@ struct Stats {
 
 /// Per-operation times of one group of ranks (CommSemantics), as IMB reports them (§6).
 struct OpTimes {
-  int group = 0;            ///< group index (RankGroups)
-  int ranks = 0;            ///< ranks in the group
-  double t_min_us = 0;      ///< minimum over the group's ranks of the time per operation
-  double t_avg_us = 0;      ///< mean over the group's ranks
-  double t_max_us = 0;      ///< maximum over the group's ranks
-  double mbytes_per_s = 0;  ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
+  int group = 0;           ///< group index (RankGroups)
+  int ranks = 0;           ///< ranks in the group
+  double t_min_us = 0;     ///< minimum over the group's ranks of the time per operation
+  double t_avg_us = 0;     ///< mean over the group's ranks
+  double t_max_us = 0;     ///< maximum over the group's ranks
+  double mbytes_per_s = 0; ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
+};
+
+/// The percentiles of a phase's per-operation latencies, as fio reports clat; each names a field
+/// of the results (latency_percentile_name: p50, p90, p99, p99.9).
+inline constexpr double kLatencyPercentiles[] = {50, 90, 99, 99.9};
+
+/// "p50", "p90", "p99", "p99.9": the results' name of percentile `percent`.
+inline std::string latency_percentile_name(double percent) {
+  std::string n = std::to_string(percent);
+  n.erase(n.find_last_not_of('0') + 1);
+  if (!n.empty() && n.back() == '.')
+    n.pop_back();
+  return "p" + n;
+}
+
+/// A phase's per-operation latencies over every rank of the test, each from the operation's
+/// submission to its completion (fio's clat), for a backend that times its operations
+/// (io_uring): the reads and writes it made for the work units, not the untimed ones around
+/// them (docs/timing.md, "Queue depth").
+struct OpLatencies {
+  std::int64_t count = 0; ///< operations timed
+  double min_us = 0;      ///< fastest, exact
+  double mean_us = 0;     ///< exact
+  double max_us = 0;      ///< slowest, exact
+  /// percentiles_us[i] is percentile kLatencyPercentiles[i]: the latency at or below which that
+  /// share of the operations completed, to the histogram's resolution (1.2 %).
+  std::vector<double> percentiles_us;
 };
 
 /// How a node's page cache was probed (docs/timing.md, "The page cache").
@@ -72,6 +99,9 @@ struct PhaseResult {
   std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
   bool stonewalled = false;      ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
+  /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
+  /// between those units were timed too (docs/timing.md, "Queue depth").
+  bool units_overlapped = false;
   /// end_check "wear_out" (StoneWallWearOut, IO500's rule): units per rank at the stop (min,
   /// max: every rank completed max), the window up to the stop and the wear-out after it.
   std::int64_t units_at_stop_min = 0;
@@ -84,6 +114,7 @@ struct PhaseResult {
   Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
   std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
   std::optional<CacheCheck> cache; ///< a read phase of a test with a file: the page cache first
+  std::optional<OpLatencies> latency; ///< per-operation latencies, when the backend times them
 };
 
 /// One repetition of a test: open, phases, close.
@@ -129,7 +160,7 @@ struct Steadiness {
 /// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
-  Stats ops_per_s; ///< Merit::Operations: over reps
+  Stats ops_per_s;                           ///< Merit::Operations: over reps
   Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks
   std::optional<OpTimes> op;                 ///< CommSemantics: the best repetition's op times
   Steadiness steadiness;                     ///< spread and the median's interval
@@ -159,24 +190,24 @@ struct TestConditions {
 
 /// One test of a block: what it was and what every repetition measured.
 struct TestResult {
-  int index = 0;                   ///< position in the module's test list
-  std::string label;               ///< TestSpec::label
-  std::int64_t buffer_size = 0;    ///< TestSpec::buffer_size
-  std::int64_t header_offset = 0;  ///< TestSpec::header_offset
+  int index = 0;                  ///< position in the module's test list
+  std::string label;              ///< TestSpec::label
+  std::int64_t buffer_size = 0;   ///< TestSpec::buffer_size
+  std::int64_t header_offset = 0; ///< TestSpec::header_offset
   FileUse file_use = FileUse::Shared;
-  int procs = 0;                   ///< ranks taking part
-  int groups = 1;                  ///< groups running at once
-  std::string file;                ///< the test file (rank 0's path; "" without a file)
-  std::map<std::string, std::string> params;          ///< TestSpec::params
+  int procs = 0;                             ///< ranks taking part
+  int groups = 1;                            ///< groups running at once
+  std::string file;                          ///< the test file (rank 0's path; "" without a file)
+  std::map<std::string, std::string> params; ///< TestSpec::params
   std::map<std::string, std::string> hints_requested; ///< the test's and the block's hints
   std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
   std::optional<CommSemantics> comm;                  ///< TestSpec::comm
   Merit merit = Merit::Bandwidth;                     ///< TestSpec::merit: MiB/s or ops/s
   std::string timing_scope = "unit"; ///< the block's TimingScope: "unit" or "phase"
   double stone_wall_s = 0;           ///< the block's StoneWall budget per phase (0 = off)
-  std::vector<Repetition> reps;                       ///< every repetition that completed
-  TestSummary summary;                                ///< over reps
-  std::optional<ErrorRecord> error;                   ///< set if the test failed
+  std::vector<Repetition> reps;      ///< every repetition that completed
+  TestSummary summary;               ///< over reps
+  std::optional<ErrorRecord> error;  ///< set if the test failed
   std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
   std::string finished; ///< when it finished (all its repetitions, or its failure)
   TestConditions conditions; ///< what the nodes saw while it ran
@@ -239,7 +270,7 @@ struct Figure {
 /// How a module's tests are shown on the console.
 enum class Output {
   Table, ///< pio-bench's table (bandwidth, aggregate time, per-rank times)
-  Imb,   ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
+  Imb, ///< IMB's tables (IMB 3.2 User Guide §6): #bytes #repetitions t_min t_max t_avg Mbytes/sec
   /// The figure only (b_eff: thousands of tests that its figure's tables summarise); every test
   /// stays in the JSON and CSV, and ShowAllTests on prints them as Table does.
   Figure,
@@ -268,7 +299,7 @@ struct ModuleResult {
   /// Every option of that backend by directive name, as shown (posix: ODirect; hdf5: H5*; mpiio:
   /// none), from the backend's own option table.
   std::map<std::string, std::string> interface_settings;
-  int tests_planned = 0;            ///< tests init_module returned (0 until it returned)
+  int tests_planned = 0; ///< tests init_module returned (0 until it returned)
   /// The block's share of the run's SuiteTime, all repetitions (0: none; ModuleContext's is
   /// this over reps).
   double time_budget_s = 0;
@@ -363,7 +394,7 @@ struct RunResult {
   int schema_version = 0;
   std::string tool_version;
   int module_api_version = 0;
-  std::string date;                                ///< ISO 8601, UTC
+  std::string date; ///< ISO 8601, UTC
   std::vector<std::string> command_line;
   std::string mpi_library, mpi_standard;
   /// The I/O libraries in use and their versions ({"hdf5": "1.10.8", "mpi": "MPICH Version:
@@ -388,7 +419,7 @@ struct RunResult {
   std::optional<std::string> romio_hints_text;
   std::optional<BatchJob> batch_job; ///< the Slurm or PBS job, when the run is in one
   std::string results_path;
-  double suite_time_s = 0; ///< SuiteTime, the budget the time-driven blocks share (0: none)
+  double suite_time_s = 0;        ///< SuiteTime, the budget the time-driven blocks share (0: none)
   std::string status = "running"; ///< running, complete, failed
   int exit_code = 0;
   std::vector<ModuleResult> modules;

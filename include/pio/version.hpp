@@ -25,13 +25,16 @@ namespace pio {
 /// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
 /// Phase::access (what a phase does to the file, for the page-cache checks) and the results'
 /// flags, page cache, steadiness and conditions (pio/flag.hpp, pio/cache_mode.hpp).
-inline constexpr int kApiVersion = 10;
+/// Version 11: queue depth through the seam (Interface::queue_depth, Interface::report_latencies
+/// and LatencySink, Backend::check_test_file; UnitContext::may_overlap and in_flight;
+/// PhaseResult::latency and units_overlapped).
+inline constexpr int kApiVersion = 11;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
 /// find_package(pio-bench 0.<API>) asks for (docs/writing-a-module.md, "Versions and the module
 /// API"); the top CMakeLists.txt reads the project's version from here.
-inline constexpr const char *kToolVersion = "0.10.0";
+inline constexpr const char *kToolVersion = "0.11.0";
 
 /// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
 /// off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,

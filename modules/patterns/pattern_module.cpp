@@ -163,6 +163,14 @@ void PatternModule::describe_test(TestContext &test) {
   r.use_view = test.module->use_file_view && r.views; // FileView needs a backend with views
   r.units = test.spec().phases.at(0).work_units;
   r.size = test.size;
+  // Units may overlap (docs/timing.md, "Queue depth") where none needs another done: in write
+  // every transfer's bytes are a function of their offset (the stamp), so two in flight over
+  // the same bytes write the same bytes; in read none changes the file. A backend with file
+  // views places a unit by its view, which the next unit's replaces: no overlap there.
+  r.overlap_depth =
+      r.io && !r.views && (mode_ == TemporalMode::Write || mode_ == TemporalMode::Read)
+          ? r.io->queue_depth()
+          : 0;
   // Task reordering (IOR -C): only where a read reads what another rank of the same file wrote.
   const bool shared_file = test.spec().file != FileUse::FilePerProcess;
   r.shift = needs_prepared_file(mode_) && shared_file
@@ -263,12 +271,16 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
   case TemporalMode::ReWrite:
     if (timed) // IOR's update_write_memory_pattern before each write; no read-back (IOR -w)
       r.stamp(r.mode == TemporalMode::ReWrite ? 1 : 0);
+    if (r.overlaps(unit))
+      return r.overlapped(true, unit);
     r.write(unit.collective);
     if (unit.flush)
       r.io->sync();
     return r.bytes;
   case TemporalMode::Read:
   case TemporalMode::ReRead:
+    if (r.overlaps(unit)) // checked as each transfer finishes
+      return r.overlapped(false, unit);
     r.read(unit.collective);
     if (timed) // IOR -R: READCHECK compares the transfer right after the read, timed
       r.check_read();
@@ -298,7 +310,11 @@ std::int64_t PatternModule::work_unit(UnitContext &unit) {
 void PatternModule::after_work_unit(UnitContext &) {
   Run &r = *run_;
   if (r.verify != VerifyMode::Untimed)
-    return; // off, or timed: the unit checked what it read
+    return;                   // off, or timed: the unit checked what it read
+  if (!r.in_flight.empty()) { // overlapping: the units whose transfers finished, at their offsets
+    r.check_finished();
+    return;
+  }
   switch (r.mode) {
   case TemporalMode::Write:
     r.check(r.read_back(), 0, 0, "written data read back");

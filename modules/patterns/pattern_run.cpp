@@ -260,6 +260,100 @@ void PatternModule::Run::transfer(bool write, bool collective) {
   }
 }
 
+bool PatternModule::Run::overlaps(const UnitContext &unit) const {
+  return overlap_depth > 1 && unit.may_overlap && !unit.collective && !unit.flush && unit.units > 1;
+}
+
+void PatternModule::Run::swap_unit(InFlight &s) {
+  extents.swap(s.extents);
+  std::swap(bytes, s.bytes);
+  std::swap(owner, s.owner);
+  stream.swap(s.stream);
+}
+
+std::int64_t PatternModule::Run::overlapped(bool write, UnitContext &unit) {
+  if (in_flight.empty())
+    in_flight.resize(static_cast<size_t>(std::min<std::int64_t>(overlap_depth, unit.units)));
+  InFlight &s = in_flight[static_cast<size_t>(unit.unit) % in_flight.size()];
+  if (s.busy) // the transfer of the unit in_flight.size() units back
+    finish(s);
+  swap_unit(s);
+  io::Transfer &t = s.transfer;
+  t = io::Transfer{};
+  t.direction = write ? io::Direction::Write : io::Direction::Read;
+  t.completion = io::Completion::NonBlocking;
+  t.buffer = s.stream.data();
+  s.large = type_if_large(s.bytes);
+  if (s.large.get() != MPI_DATATYPE_NULL) {
+    t.count = 1;
+    t.datatype = s.large.get();
+  } else {
+    t.count = static_cast<int>(s.bytes);
+  }
+  t.extents = s.extents.data();
+  t.extent_count = s.extents.size();
+  t.request = &s.request;
+  io->start(t);
+  s.busy = true;
+  const std::int64_t moved = s.bytes;
+  if (unit.unit + 1 >= unit.units) { // the phase's last unit: every transfer done by its end
+    for (size_t k = 1; k <= in_flight.size(); ++k) {
+      InFlight &next = in_flight[static_cast<size_t>(unit.unit + static_cast<std::int64_t>(k)) %
+                                 in_flight.size()];
+      if (next.busy)
+        finish(next);
+    }
+  }
+  unit.in_flight =
+      std::any_of(in_flight.begin(), in_flight.end(), [](const InFlight &f) { return f.busy; });
+  return moved;
+}
+
+void PatternModule::Run::finish(InFlight &s) {
+  s.busy = false;
+  io->finish(s.transfer);
+  if (verify == VerifyMode::Timed && s.transfer.direction == io::Direction::Read) {
+    swap_unit(s);
+    try {
+      check(stream, 0, 0, "data read");
+    } catch (...) {
+      swap_unit(s);
+      throw;
+    }
+    swap_unit(s);
+  } else if (verify == VerifyMode::Untimed) {
+    // The slot takes the next unit at once: the finished unit's bytes wait for after_work_unit
+    // in a list of their own (its entries' buffers are reused).
+    if (unchecked == finished.size())
+      finished.emplace_back();
+    InFlight &f = finished[unchecked++];
+    f.extents.swap(s.extents);
+    std::swap(f.bytes, s.bytes);
+    std::swap(f.owner, s.owner);
+    f.stream.swap(s.stream);
+    f.transfer.direction = s.transfer.direction;
+  }
+}
+
+void PatternModule::Run::check_finished() {
+  const size_t n = unchecked;
+  unchecked = 0;
+  for (size_t k = 0; k < n; ++k) {
+    InFlight &s = finished[k];
+    swap_unit(s);
+    try {
+      if (s.transfer.direction == io::Direction::Write)
+        check(read_back(), 0, 0, "written data read back");
+      else
+        check(stream, 0, 0, "data read");
+    } catch (...) {
+      swap_unit(s);
+      throw;
+    }
+    swap_unit(s);
+  }
+}
+
 void PatternModule::Run::write(bool collective) { transfer(true, collective); }
 
 void PatternModule::Run::read(bool collective) { transfer(false, collective); }

@@ -29,6 +29,20 @@ struct Piece {
   Datatype large; // above INT_MAX bytes only: a type of `length` bytes (else count MPI_BYTEs)
 };
 
+/// A transfer of an earlier unit still in flight while later units run (overlapping units,
+/// docs/timing.md "Queue depth"): the unit's extents, owner and stream, moved here from the Run
+/// when its transfer started.
+struct InFlight {
+  std::vector<Extent> extents;
+  std::int64_t bytes = 0;
+  int owner = 0;
+  PageBytes stream;
+  io::Transfer transfer; // as started (its request is `request`)
+  Datatype large;        // above INT_MAX bytes only: the transfer's datatype
+  MPI_Request request = MPI_REQUEST_NULL;
+  bool busy = false; // started, not yet finished
+};
+
 /// Per-test state, rebuilt by describe_test.
 struct PatternModule::Run {
   std::shared_ptr<const Geometry> geometry;
@@ -58,6 +72,31 @@ struct PatternModule::Run {
   bool noncontiguous_memory = false;
   std::vector<Piece> pieces; // no-view mode (piece i is extents[i])
   Datatype empty_view;       // view for a rank with nothing to do in a unit
+
+  /// Overlapping units: the interface's queue depth when this test's units may overlap (its
+  /// mode is write or read, and the backend places transfers by extents), else 0.
+  int overlap_depth = 0;
+  /// The slots of the transfers in flight, overlap_depth of them while a phase overlaps its
+  /// units; empty otherwise. Unit u's transfer uses slot u mod overlap_depth.
+  std::vector<InFlight> in_flight;
+  /// Verify on: units whose transfers finished, their bytes not yet checked (the first
+  /// `unchecked` entries; check_finished checks them in after_work_unit).
+  std::vector<InFlight> finished;
+  std::size_t unchecked = 0;
+
+  /// Whether this unit overlaps: the harness lets it (UnitContext::may_overlap) and nothing in
+  /// the unit needs the previous one done (independent calls, no flush).
+  bool overlaps(const UnitContext &unit) const;
+  /// The unit's transfer started into its slot without waiting (after finishing the slot's
+  /// previous one); the last unit of the phase finishes every one. Returns the unit's bytes.
+  std::int64_t overlapped(bool write, UnitContext &unit);
+  /// Waits for slot s's transfer; under Verify timed checks a read at once (timed), under
+  /// Verify on moves the unit into `finished` for check_finished.
+  void finish(InFlight &s);
+  /// Verify on: checks every finished slot's bytes (written data read back, or data read).
+  void check_finished();
+  /// Exchanges the current unit's extents, bytes, owner and stream with slot s's.
+  void swap_unit(InFlight &s);
 
   /// The buffer the MPI-IO calls use: the memory buffer or the stream.
   void *io_buffer();

@@ -4,16 +4,25 @@
 #include "mpiio_backend.hpp"
 #include "pio/error.hpp"
 #include "posix_backend.hpp"
+#ifdef PIO_HAVE_IO_URING
+#include "uring_backend.hpp"
+#endif
 
 namespace pio::test {
 
 const pio::io::BackendInfo &backend_info(const std::string &name) {
-  static const pio::io::BackendInfo infos[] = {pio::io::mpiio_info(), pio::io::posix_info(),
-                                               pio::io::hdf5_info()};
+  static const pio::io::BackendInfo infos[] = {
+      pio::io::mpiio_info(),
+      pio::io::posix_info(),
+      pio::io::hdf5_info(),
+#ifdef PIO_HAVE_IO_URING
+      pio::io::io_uring_info(),
+#endif
+  };
   for (const auto &b : infos)
     if (b.name == name)
       return b;
-  throw pio::Error("no in-tree backend " + name, "use mpiio, posix or hdf5");
+  throw pio::Error("no in-tree backend " + name, "use mpiio, posix, hdf5 or io_uring");
 }
 
 std::unique_ptr<pio::io::Backend>

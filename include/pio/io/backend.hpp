@@ -52,6 +52,11 @@ public:
   /// the backend has Capability::Hints). Throws pio::Error naming the call, the path and why.
   virtual std::unique_ptr<OpenFile> open(MPI_Comm comm, const std::string &path, int amode,
                                          const std::map<std::string, std::string> &hints) = 0;
+  /// Called in the pre-flight check, before any file exists, with the block's TestFile: refuses
+  /// what the backend's options cannot do where that file would be (O_DIRECT on tmpfs) with a
+  /// pio::DirectiveError naming the option, which the harness reports at the option's line.
+  /// Creates nothing. The default checks nothing.
+  virtual void check_test_file(const std::string &path) const { (void)path; }
 
   // Namespace calls (Capability::Metadata), made by this rank alone: IOR's aiori stat, delete,
   // mkdir, rmdir, and the directory read and sync mdtest and IO500's find make. Paths are C
@@ -114,7 +119,9 @@ struct BackendOption {
   std::optional<Capability> asks_for = {};
 };
 
-/// Makes a backend for one block from its option values (defaults filled in).
+/// Makes a backend for one block from its option values (defaults filled in). A value the
+/// backend finds it cannot honour here (a kernel that refuses it) throws a pio::DirectiveError
+/// naming the option: the harness reports it at the option's line.
 using CreateBackend = std::unique_ptr<Backend> (*)(const Settings &options);
 
 /// A CreateBackend for class B constructed from the options:

@@ -29,6 +29,8 @@ public:
   void set_info(const std::map<std::string, std::string> &hints) override {
     inner->set_info(hints);
   }
+  int queue_depth() const override { return inner->queue_depth(); }
+  void report_latencies(LatencySink *sink) override { inner->report_latencies(sink); }
 };
 
 } // namespace pio::io

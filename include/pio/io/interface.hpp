@@ -22,6 +22,17 @@
 
 namespace pio::io {
 
+/// Where a backend that times its operations reports each one's latency, from its submission to
+/// its completion (fio's clat): the harness's histogram of a phase (PhaseResult::latency).
+class LatencySink {
+public:
+  /// One operation took `seconds` from submission to completion.
+  virtual void record(double seconds) = 0;
+
+protected:
+  ~LatencySink() = default;
+};
+
 /// One backend's calls over one open file. Errors are thrown as pio::Error (MpiError for MPI
 /// return codes), naming the call that failed.
 class Interface {
@@ -70,6 +81,17 @@ public:
     (void)hints;
     lacks(Capability::Hints, "set_info");
   }
+  /// How many operations the backend keeps in flight at once (io_uring's QueueDepth): 1 for a
+  /// backend whose calls each complete before they return. The pattern engine leaves up to this
+  /// many transfers in flight across the units of a phase whose units may overlap
+  /// (UnitContext::overlap; docs/timing.md, "Queue depth").
+  virtual int queue_depth() const { return 1; }
+  /// Where operations started from now on report their latencies (nullptr: those are not
+  /// recorded). The harness points it at the phase's histogram for each work unit and back at
+  /// nullptr after it, so that untimed transfers (preparing, Verify's read-back) stay out; an
+  /// operation started inside a unit reports when it completes, whenever that is. A backend
+  /// without per-operation times ignores it.
+  virtual void report_latencies(LatencySink *sink) { latency_sink_ = sink; }
   /// start() then finish(): the whole transfer, whatever its completion.
   std::int64_t run(const Transfer &t) {
     const std::int64_t started = start(t);
@@ -77,6 +99,8 @@ public:
   }
 
 protected:
+  /// report_latencies' sink (nullptr: operations started now are not timed).
+  LatencySink *latency_sink_ = nullptr;
   /// Throws the error of a call this backend cannot make.
   [[noreturn]] static void lacks(Capability c, const char *call) {
     throw Error(std::string("Interface::") + call + ": this backend has no " + describe(c) +

@@ -23,65 +23,27 @@
 #include "mpi_test.hpp"
 #include "pio/error.hpp"
 #include "pio/mpi_handles.hpp"
+#include "seam_calls.hpp"
 
 namespace io = pio::io;
+using pio::test::Aligned;
 using pio::test::all_ranks;
+using pio::test::contains;
+using pio::test::error_of;
 using pio::test::exists;
+using pio::test::my_file;
 using pio::test::rank;
 using pio::test::read_bytes;
 using pio::test::TempDir;
+using pio::test::transfer;
 
 namespace {
-
-/// This rank's file in dir.
-std::string my_file(const TempDir &dir, const std::string &name) {
-  return dir.file(name + "." + std::to_string(rank()));
-}
 
 /// Opens path through the seam's dispatch with Interface posix.
 std::unique_ptr<io::OpenFile> open_posix(const std::string &path, bool direct = false,
                                          int amode = MPI_MODE_RDWR | MPI_MODE_CREATE) {
   return pio::test::backend("posix", {{"ODirect", {direct ? "on" : "off"}}})
       ->open(MPI_COMM_SELF, path, amode, {});
-}
-
-/// The message of the pio::Error f throws ("" when it throws none).
-std::string error_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const pio::Error &e) {
-    return std::string(e.what()) + " | fix: " + e.hint();
-  }
-  return "";
-}
-
-/// A write (or read) of `bytes` at buffer b covering `extents`.
-io::Transfer transfer(io::Direction d, void *b, int bytes, const std::vector<io::Extent> &extents) {
-  io::Transfer t;
-  t.direction = d;
-  t.buffer = b;
-  t.count = bytes;
-  t.datatype = MPI_BYTE;
-  t.extents = extents.empty() ? nullptr : extents.data();
-  t.extent_count = extents.size();
-  return t;
-}
-
-/// Memory aligned to 4096 bytes, for O_DIRECT.
-struct Aligned {
-  explicit Aligned(size_t n) {
-    if (posix_memalign(&p, 4096, n) != 0)
-      p = nullptr;
-  }
-  ~Aligned() { std::free(p); }
-  Aligned(const Aligned &) = delete;
-  Aligned &operator=(const Aligned &) = delete;
-  std::uint8_t *bytes() const { return static_cast<std::uint8_t *>(p); }
-  void *p = nullptr;
-};
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
 }
 
 } // namespace
