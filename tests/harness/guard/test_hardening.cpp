@@ -548,9 +548,10 @@ TEST_CASE("a file named <TestFile>.pio-owner that is not an owner record is neve
   }
 }
 
+// 4 ranks: the ranks that agree with each other are a range (ranks 0-2) only at 4 ranks.
 TEST_CASE("ranks that disagree on a test's work units are stopped before its first unit, "
           "naming ranks and counts",
-          "[hardening]") {
+          "[hardening][4ranks]") {
   pio::test::TempDir dir;
   const int last = pio::test::size() - 1;
   // StepTimeout 120: waiting for it instead would fail the test by its own ctest timeout.
