@@ -6,6 +6,7 @@
 // (Dotconf would use the text as a printf format), and thrown as ConfigError after the loop.
 #include "config/config.hpp"
 
+#include "config/cache_rules.hpp"
 #include "config/config_source.hpp"
 #include "config/directive_check.hpp"
 #include "config/harness_directives.hpp"
@@ -311,6 +312,7 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
     b.collective = raw.collective.value_or(g.collective);
     b.file_view = raw.file_view.value_or(g.file_view);
     b.sync_writes = raw.sync_writes.value_or(g.sync_writes);
+    b.cache_mode = raw.cache_mode.value_or(g.cache_mode);
     b.hints = g.hints;
     for (const auto &[k, v] : raw.hints)
       b.hints[k] = v;
@@ -322,6 +324,7 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
     state.config.modules.push_back(std::move(b));
   }
   expand_sweeps(state.config); // after the global defaults, so a swept value wins
+  check_cache_rules(state.config);
   return state.config;
 }
 } // namespace

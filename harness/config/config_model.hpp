@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_source.hpp"
+#include "pio/cache_mode.hpp"
 #include "pio/verify_mode.hpp"
 
 namespace pio::harness {
@@ -36,6 +37,7 @@ struct GlobalConfig {
   VerifyMode verify = VerifyMode::Off;           ///< Verify (default for blocks)
   bool collective = false;                       ///< Collective (default for blocks)
   bool file_view = true;                         ///< FileView (default for blocks)
+  CacheMode cache_mode = CacheMode::Keep;        ///< CacheMode (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
   bool keep_files = false; ///< KeepFiles: do not delete test files
   /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
@@ -100,6 +102,15 @@ struct ModuleBlock {
   std::vector<DirectiveLine> sweeps; ///< Sweep lines (args: name, values), before expand_sweeps
   /// After expand_sweeps: this block's swept settings (name as shown, value as written).
   std::vector<std::pair<std::string, std::string>> swept;
+  /// ModuleReps auto: repeat each test until the median's interval is within reps_target of the
+  /// median or reps_time_cap seconds have passed (reps: the most; docs/results.md).
+  bool reps_auto = false;
+  double reps_target = 0.05; ///< ModuleReps auto: the interval's half-width sought (+-5 %)
+  double reps_time_cap = 60; ///< ModuleReps auto: seconds per test at most
+  /// CacheMode (global default if absent; docs/timing.md, "The page cache").
+  CacheMode cache_mode = CacheMode::Keep;
+  /// ReadShift: rank r reads what rank r + read_shift wrote in the FilesFrom block (0: off).
+  int read_shift = 0;
 };
 
 /// The whole config.

@@ -4,6 +4,7 @@
 #include "config/harness_directives.hpp"
 
 #include "config/directive_check.hpp"
+#include "config/module_reps.hpp"
 #include "config/process_counts.hpp"
 #include "config/values.hpp"
 
@@ -60,6 +61,14 @@ VerifyMode verify_of(const std::string &word) {
 
 /// A checked Interface word as the plan looks it up (the backends' words are lower case).
 std::string interface_of(const std::string &word) { return lower(word); }
+
+/// The mode a CacheMode word names; throws Error for another word (a Sweep value, say).
+CacheMode cache_mode_of(const std::string &word) {
+  if (const auto m = cache_mode(word))
+    return *m;
+  throw Error("CacheMode '" + word + "' is not one of keep, drop, direct",
+              "write CacheMode keep, drop or direct");
+}
 
 const char *const kT31 = "thesis Table 3.1";
 const char *const kT32 = "thesis Table 3.2";
@@ -168,6 +177,21 @@ std::vector<HarnessDirective> make_table() {
                "",
                global_flag<&GlobalConfig::file_view>,
                block_flag<&BlockDraft::file_view>});
+  t.push_back({{"CacheMode", T::Text, to_string(CacheMode::Keep),
+                "the page cache before every read phase (its residency is measured and recorded "
+                "either way): keep = as the writes left it; drop = flushed and evicted from the "
+                "ranks' file ranges first (fsync + posix_fadvise DONTNEED, untimed); direct = "
+                "O_DIRECT (a backend with capability o_direct, posix, on a file system with direct "
+                 "I/O; refused elsewhere) "
+                "(docs/timing.md, \"The page cache\")",
+                cache_mode_words()},
+               S::Both,
+               kExt,
+               "<mode>",
+               [](GlobalConfig &g, const Words &w) { g.cache_mode = cache_mode_of(w[0]); },
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.cache_mode = cache_mode_of(w[0]);
+               }});
   t.push_back({{"Interface", T::Text, "mpiio",
                 "the I/O backend the block's test files are opened and transferred through; its "
                 "options are block directives too (mpiio, posix and hdf5 ship with pio-bench; "
@@ -241,11 +265,21 @@ std::vector<HarnessDirective> make_table() {
                  b.block.module_name_file = file;
                  b.block.module_name_line = line;
                }});
-  t.push_back(
-      {DirectiveSpec{"ModuleReps", T::Integer, "1", "repetitions of every test"}.between(1, 1e6),
-       S::Block, kT32, "<n>", nullptr, [](BlockDraft &b, const Words &w, const std::string &, int) {
-         b.block.reps = static_cast<long>(parse_integer(w[0]));
-       }});
+  t.push_back({{"ModuleReps", T::Texts, "1",
+                "repetitions of every test (1 to 1000000); auto [T%] [S]: repeat until the 95 % "
+                "interval of the median is within +-T % (default 5 %) or S seconds (default 60) "
+                "have passed, at least 6 and at most 1000 times (docs/results.md, \"Steadiness\")"},
+               S::Block,
+               kT32,
+               "<n> or auto [<T>%] [<S>]",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 const RepsSetting r = parse_module_reps(w);
+                 b.block.reps = r.reps;
+                 b.block.reps_auto = r.automatic;
+                 b.block.reps_target = r.target;
+                 b.block.reps_time_cap = r.time_cap_s;
+               }});
   t.push_back(
       {DirectiveSpec{"ModuleSettleTime", T::Real, "0", "seconds to wait after the block's tests"}
            .between(0, 86400),
@@ -334,6 +368,15 @@ std::vector<HarnessDirective> make_table() {
        [](BlockDraft &b, const Words &w, const std::string &file, int line) {
          b.block.files_from = DirectiveLine{"FilesFrom", w, file, line};
        }});
+  t.push_back({DirectiveSpec{"ReadShift", T::Integer, "0",
+                             "with FilesFrom: rank r reads what rank r + N (mod the ranks) wrote "
+                             "in the earlier block, so on many nodes a read misses the writer's "
+                             "page cache (IOR -C -Q: N = ranks per node x Q); 0 = off"}
+                   .between(0, 1e6),
+               S::Block, kExt, "<n>", nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.block.read_shift = static_cast<int>(parse_integer(w[0]));
+               }});
   t.push_back({{"Processes", T::Texts, "",
                 "run the block (every test, init to cleanup) on the first n ranks of the run, the "
                 "others idle; several counts run it once per count (as Sweep Processes); all = "
@@ -349,7 +392,7 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({{"Sweep", T::Texts, "",
                 "run the block once per value (repeatable: every combination); <name> is a "
                 "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-                "StoneWall, Interface, a backend's option, Processes or Hint:<key>; values "
+                "StoneWall, CacheMode, Interface, a backend's option, Processes or Hint:<key>; values "
                 "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
                 "range 4K..16M"},
                S::Block,

@@ -28,6 +28,7 @@ struct BlockDraft {
   std::optional<bool> collective, file_view, sync_writes;         ///< set only when written
   std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
   std::optional<std::string> interface;                           ///< Interface, when written
+  std::optional<CacheMode> cache_mode;                            ///< CacheMode, when written
 };
 
 /// One harness directive: its spec (type, default, help, limits), where it may be written,

@@ -64,7 +64,7 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   }
   b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
   const std::string n = lower(d.name);
-  if (n == "timingscope" || n == "stonewall" || n == "verify" ||
+  if (n == "timingscope" || n == "stonewall" || n == "verify" || n == "cachemode" ||
       n == "interface") { // as the directive stores them
     BlockDraft draft;
     draft.block = std::move(b);
@@ -74,6 +74,8 @@ void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
       b.interface = *draft.interface;
     if (draft.verify)
       b.verify = *draft.verify;
+    if (draft.cache_mode)
+      b.cache_mode = *draft.cache_mode;
     return;
   }
   const bool on = parse_flag(value);

@@ -13,7 +13,7 @@ namespace pio::harness {
 
 const char *const kSweepHint =
     "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-    "StoneWall, Interface, a backend's option (pio-harness --list-interfaces), Processes or "
+    "StoneWall, CacheMode, Interface, a backend's option (pio-harness --list-interfaces), Processes or "
     "Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
     "Sweep Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Interface mpiio,posix, "
     "Sweep Processes 1 2 4";
@@ -66,8 +66,8 @@ bool hint_target(const std::string &name, std::string &key) {
 
 /// The harness block flags a Sweep may vary.
 bool sweepable_flag(const std::string &name) {
-  for (const char *f :
-       {"collective", "fileview", "syncwrites", "verify", "timingscope", "stonewall", "interface"})
+  for (const char *f : {"collective", "fileview", "syncwrites", "verify", "timingscope",
+                        "stonewall", "cachemode", "interface"})
     if (lower(name) == f)
       return true;
   return false;

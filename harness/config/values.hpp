@@ -30,7 +30,7 @@ std::string shown_value(const DirectiveSpec &spec, const std::vector<std::string
 bool hint_target(const std::string &name, std::string &key);
 
 /// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
-/// Verify, TimingScope, StoneWall and Interface; a backend's options are swept as module
+/// Verify, TimingScope, StoneWall, CacheMode and Interface; a backend's options are swept as module
 /// directives are, and checked by the plan).
 bool sweepable_flag(const std::string &name);
 

@@ -193,6 +193,25 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
                       "the blocks whose Interface takes hints), or choose another Interface for "
                       "this block");
   }
+  // CacheMode direct: the backend's O_DIRECT option on, where it has one.
+  if (block.cache_mode == CacheMode::Direct) {
+    const auto direct = std::find_if(backend.options.begin(), backend.options.end(),
+                                     [](const io::BackendOption &o) {
+                                       return o.asks_for == io::Capability::ODirect &&
+                                              o.spec.type == DirectiveType::Flag;
+                                     });
+    if (!backend.capabilities.has(io::Capability::ODirect) || direct == backend.options.end()) {
+      const DirectiveLine *cm = last_line(block.harness_lines, "CacheMode");
+      throw ConfigError(cm ? cm->file : block.file, cm ? cm->line : block.line,
+                        "CacheMode direct cannot bypass the page cache for the block at " +
+                            block_at + ", which uses " + shown + ": Interface " + backend.name +
+                            " has no O_DIRECT path (capability " +
+                            io::to_string(io::Capability::ODirect) + ")",
+                        "use CacheMode drop (flush and evict before each read phase), or an "
+                        "Interface that offers o_direct (pio-harness --list-interfaces)");
+    }
+    values[direct->spec.name] = check_directive(direct->spec, {"on"});
+  }
   p.interface_settings.clear();
   for (const auto &o : backend.options) {
     const auto v = values.find(o.spec.name);

@@ -72,7 +72,9 @@ std::vector<Item> items(const ModulePlan &p) {
   flag("SyncAtEnd", b.sync_at_end);
   if (!b.test_file.empty())
     out.push_back({"TestFile", "TestFile", b.test_file});
-  out.push_back({"ModuleReps", "ModuleReps", std::to_string(b.reps)});
+  out.push_back({"ModuleReps", "ModuleReps", b.reps_auto ? "auto" : std::to_string(b.reps)});
+  out.push_back({"CacheMode", "CacheMode", to_string(b.cache_mode)});
+  out.push_back({"ReadShift", "ReadShift", std::to_string(b.read_shift)});
   out.push_back({"Processes", "Processes", b.processes ? std::to_string(b.processes) : "all"});
   for (const auto &[key, value] : b.hints)
     out.push_back({"Hint:" + key, key, shown_hint(value)});
@@ -103,6 +105,7 @@ std::string where(const ModuleBlock &b) {
 /// from the harness's defaults (hints: every hint requested, global ones included), so that a
 /// label never depends on the other blocks of the config.
 /// Module directives (sizes, counts...) are left out unless swept: they name the block's tests.
+/// CacheMode too (a config that sets it keeps the labels its results were compared under).
 bool shown_when_derived(const ModuleBlock &b, const Item &it) {
   if (it.key == "Collective" || it.key == "SyncWrites" || it.key == "StoneWallWearOut" ||
       it.key == "SyncAtEnd")
@@ -112,6 +115,8 @@ bool shown_when_derived(const ModuleBlock &b, const Item &it) {
   if (it.key == "TimingScope")
     return it.value != "unit";
   if (it.key == "StoneWall")
+    return it.value != "0";
+  if (it.key == "ReadShift")
     return it.value != "0";
   if (it.key == "Processes") // written in the block (or swept), not the run's size by default
     return !b.processes_line.name.empty();

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "config/config_error.hpp"
+#include "config/module_reps.hpp"
 #include "config/text.hpp"
 
 namespace pio::harness {
@@ -16,7 +17,8 @@ std::string seconds(double s) {
 
 /// The block's own time: its directive's value over all repetitions.
 double own_time(const ModulePlan &p) {
-  return p.settings.real(p.info->time_directive) * static_cast<double>(p.block->reps);
+  return p.settings.real(p.info->time_directive) *
+         static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto));
 }
 
 std::string where(const ModuleBlock &b) { return b.file + ":" + std::to_string(b.line); }
@@ -88,10 +90,13 @@ std::vector<std::string> suite_time_lines(const Config &config,
     const std::string head = "  " + p.label + " (" + where(*p.block) + "): ";
     if (sets_own_time(p))
       out.push_back(head + "its own " + p.info->time_directive + ", " + seconds(own_time(p)) +
-                    " with ModuleReps " + std::to_string(p.block->reps));
+                    " with ModuleReps " +
+                    (p.block->reps_auto ? std::string("auto") : std::to_string(p.block->reps)));
     else
       out.push_back(head + "share " + seconds(p.time_budget_s) + " (" + p.info->time_directive +
-                    " " + seconds(p.time_budget_s / static_cast<double>(p.block->reps)) +
+                    " " +
+                    seconds(p.time_budget_s /
+                            static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto))) +
                     " per repetition)");
   }
   return out;

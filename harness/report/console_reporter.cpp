@@ -1,10 +1,12 @@
 #include "report/console_reporter.hpp"
 
 #include <cstdio>
+#include <map>
 
 #include "config/harness_directives.hpp"
 #include "pio/directive.hpp"
 #include "report/figure_text.hpp"
+#include "report/flag_text.hpp"
 #include "report/merit_summary.hpp"
 
 namespace pio::harness {
@@ -18,6 +20,11 @@ std::string fmt(const char *format, double v) {
 
 std::string right(const std::string &s, size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+/// "  [page_cache warm_up]" after a row, "" for a clean one.
+std::string flag_cell(const std::vector<FlagRecord> &flags) {
+  return flags.empty() ? std::string() : "  [" + flag_names(flags) + "]";
 }
 
 /// "test buffer units rep" cells, common to both tables.
@@ -62,7 +69,15 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
   if (block.interface != find_harness_directive("Interface")->spec.default_value &&
       block.label.find("Interface=" + block.interface) == std::string::npos)
     out_ << "  Interface " << block.interface;
-  out_ << "  " << block.config_location << "  reps " << block.reps << "\n";
+  out_ << "  " << block.config_location << "  reps ";
+  if (block.reps_auto) // ModuleReps auto: its target and cap
+    out_ << "auto (+-" << fmt("%g", 100 * block.reps_target) << " %, at most "
+         << fmt("%g", block.reps_time_cap_s) << " s per test)";
+  else
+    out_ << block.reps;
+  if (block.cache_mode != CacheMode::Keep)
+    out_ << "  CacheMode " << to_string(block.cache_mode);
+  out_ << "\n";
   // The column header comes with the block's first test, in that test's unit (MiB/s, ops/s).
   header_unit_.clear();
 }
@@ -74,10 +89,10 @@ void ConsoleReporter::print_column_header(const char *unit) {
     // One row per test: the spread over repetitions (median, min..max, stddev), so that an
     // unstable series (say 2.7 to 3229 MiB/s) is never hidden behind a mean.
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+    std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %6s %21s %11s %11s %11s %11s",
                   lead_cells("test", "buffer", "units", "reps").c_str(), ("med " + u).c_str(),
-                  ("min..max " + u).c_str(), ("sd " + u).c_str(), "med agg s", "rank min s",
-                  "rank mean s", "rank max s");
+                  ("min..max " + u).c_str(), ("sd " + u).c_str(), "cv", "95% CI of med",
+                  "med agg s", "rank min s", "rank mean s", "rank max s");
     out_ << buf;
     if (options_.open_time)
       out_ << " med open s";
@@ -122,24 +137,30 @@ void ConsoleReporter::print_rep_row(const TestResult &test, const Repetition &re
                 fmt("%.6f", rep.aggregate_time_s).c_str(), fmt("%.6f", rep.rank_time_s.min).c_str(),
                 fmt("%.6f", rep.rank_time_s.mean).c_str(),
                 fmt("%.6f", rep.rank_time_s.max).c_str());
-  out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset) << "\n";
+  out_ << buf << optional_cells(rep.open_time_s, rep.close_time_s, test.header_offset)
+       << flag_cell(rep.flags) << "\n";
 }
 
 void ConsoleReporter::print_average_row(const TestResult &test) {
   const TestSummary &s = test.summary;
   const Stats &rate = rate_stats(test);
   const std::string range = fmt("%.2f", rate.min) + ".." + fmt("%.2f", rate.max);
+  // The steadiness of the rate (for a communication test, of t_avg: the results say which).
+  const Steadiness &st = s.steadiness;
+  const std::string cv = test.reps.size() > 1 ? fmt("%.1f%%", 100 * st.cv) : "-";
+  const std::string ci =
+      !test.comm && st.ci_low ? fmt("%.2f", *st.ci_low) + ".." + fmt("%.2f", *st.ci_high) : "-";
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %11s %11s %11s %11s",
+  std::snprintf(buf, sizeof buf, "%s %12s %21s %10s %6s %21s %11s %11s %11s %11s",
                 lead_cells(test.label, format_size(test.buffer_size),
                            std::to_string(test.reps.back().units), std::to_string(test.reps.size()))
                     .c_str(),
                 fmt("%.2f", rate.median).c_str(), range.c_str(), fmt("%.2f", rate.stddev).c_str(),
-                fmt("%.6f", s.aggregate_time_s.median).c_str(),
+                cv.c_str(), ci.c_str(), fmt("%.6f", s.aggregate_time_s.median).c_str(),
                 fmt("%.6f", s.rank_min_s.min).c_str(), fmt("%.6f", s.rank_mean_s.mean).c_str(),
                 fmt("%.6f", s.rank_max_s.max).c_str());
   out_ << buf << optional_cells(s.open_time_s.median, s.close_time_s.median, test.header_offset)
-       << "\n";
+       << flag_cell(test.flags) << "\n";
 }
 
 void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block,
@@ -154,6 +175,11 @@ void ConsoleReporter::test_finished(const RunResult &, const ModuleResult &block
     else
       for (const auto &rep : test.reps)
         print_rep_row(test, rep);
+    // The test's flags with their reasons, and its notes, under its rows.
+    for (const auto &f : test.flags)
+      out_ << "    flag " << to_string(f.flag) << ": " << f.reason << "\n";
+    for (const auto &n : test.notes)
+      out_ << "    note: " << n << "\n";
   }
   if (test.error)
     out_ << "  " << test.label << ": FAILED: " << test.error->message << "\n";
@@ -177,8 +203,45 @@ void ConsoleReporter::run_finished(const RunResult &run) {
   const std::vector<MeritRow> summary = merit_summary(run);
   if (!summary.empty())
     out_ << "\n" << table_text(merit_table(summary));
+  print_flag_summary(run);
   out_ << "\nresults: " << run.results_path << (failed ? "  (some tests FAILED; see above)" : "")
        << "\n";
+}
+
+void ConsoleReporter::print_flag_summary(const RunResult &run) {
+  int tests = 0, flagged = 0;
+  std::map<Flag, int> count;
+  std::vector<std::string> lines;
+  for (const auto &b : run.modules)
+    for (const auto &t : b.tests) {
+      ++tests;
+      if (t.flags.empty())
+        continue;
+      ++flagged;
+      for (const auto &f : t.flags) {
+        ++count[f.flag];
+        lines.push_back("  " + b.label + " / " + t.label + ": " + to_string(f.flag) + ": " +
+                        f.reason);
+      }
+    }
+  if (flagged == 0) {
+    out_ << "\nflags: none (" << tests << " test" << (tests == 1 ? "" : "s")
+         << ": no figure the run cannot vouch for)\n";
+    return;
+  }
+  out_ << "\nflags: " << flagged << " of " << tests << " tests carry flags (";
+  bool first = true;
+  for (Flag f : all_flags())
+    if (count.count(f)) {
+      out_ << (first ? "" : ", ") << to_string(f) << " " << count[f];
+      first = false;
+    }
+  out_ << "); their figures are not to be taken as measured:\n";
+  constexpr size_t kShown = 40;
+  for (size_t i = 0; i < lines.size() && i < kShown; ++i)
+    out_ << lines[i] << "\n";
+  if (lines.size() > kShown)
+    out_ << "  ... " << lines.size() - kShown << " more in the results file (\"flags\")\n";
 }
 
 } // namespace pio::harness

@@ -44,6 +44,8 @@ private:
   void print_rep_row(const TestResult &test, const Repetition &rep);
   void print_average_row(const TestResult &test);
   std::string optional_cells(double open_s, double close_s, std::int64_t header_offset) const;
+  /// "flags: none", or how many tests carry which flag and each test's flags with reasons.
+  void print_flag_summary(const RunResult &run);
 
   std::ostream &out_;
   TableOptions options_;

@@ -6,6 +6,7 @@
 
 #include "pio/error.hpp"
 #include "report/figure_text.hpp"
+#include "report/flag_text.hpp"
 
 namespace pio::harness {
 
@@ -41,7 +42,15 @@ const std::vector<std::string> kMeasureColumns = {"rep",
                                                   "figure",
                                                   "figure_value",
                                                   "value",
-                                                  "unit"};
+                                                  "unit",
+                                                  "cache_mode",
+                                                  "cache_resident_fraction",
+                                                  "cv",
+                                                  "median_ci_low",
+                                                  "median_ci_high",
+                                                  "test_flags",
+                                                  "rep_flags",
+                                                  "flag_reasons"};
 
 /// Nine significant digits, never an exponent (8e-05 is 0.00008).
 std::string number(double v) { return plain_number(v, 9); }
@@ -123,6 +132,10 @@ std::vector<std::string> CsvReporter::header() const {
 
 void CsvReporter::run_started(const RunResult &) { write(true); }
 
+void CsvReporter::block_started(const RunResult &, const ModuleResult &, int, int) {
+  block_first_row_ = rows_.size();
+}
+
 void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
                                 const TestResult &test) {
   add_setting_columns(params_, block);
@@ -150,8 +163,17 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
     base["message_bytes"] = std::to_string(test.comm->message_bytes);
     base["ops_per_unit"] = std::to_string(test.comm->ops_per_unit);
   }
+  base["cache_mode"] = to_string(block.cache_mode);
+  test_cells(base, test);
   for (const auto &rep : test.reps) {
     Row row = base;
+    row["rep_flags"] = flag_names(rep.flags);
+    for (const auto &p : rep.phases) // the first read phase's residency
+      if (p.cache && p.cache->range_bytes > 0) {
+        row["cache_resident_fraction"] = number(static_cast<double>(p.cache->resident_bytes) /
+                                                static_cast<double>(p.cache->range_bytes));
+        break;
+      }
     row["rep"] = std::to_string(rep.rep);
     row["units"] = std::to_string(rep.units);
     row["bytes"] = std::to_string(rep.bytes);
@@ -171,19 +193,39 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
       row["t_max_us"] = number(rep.op->t_max_us);
       row["mbytes_per_s"] = number(rep.op->mbytes_per_s);
     }
+    row_test_.push_back(test.index);
     rows_.push_back(std::move(row));
   }
   if (test.error) {
     // The failure gets its own row (no measurements), after the repetitions that completed.
     base["error"] = test.error->message;
+    row_test_.push_back(test.index);
     rows_.push_back(std::move(base));
   }
   write(false);
 }
 
+void CsvReporter::test_cells(Row &row, const TestResult &test) {
+  const Steadiness &st = test.summary.steadiness;
+  row["cv"] = st.count > 1 ? number(st.cv) : std::string();
+  row["median_ci_low"] = st.ci_low ? number(*st.ci_low) : std::string();
+  row["median_ci_high"] = st.ci_high ? number(*st.ci_high) : std::string();
+  row["test_flags"] = flag_names(test.flags);
+  row["flag_reasons"] = flag_reasons(test.flags);
+}
+
 void CsvReporter::block_finished(const RunResult &, const ModuleResult &block) {
-  if (!block.error && !block.figure)
+  // Flags raised on a test after its rows were made (a communication table's first length).
+  std::map<int, const TestResult *> by_index;
+  for (const auto &test : block.tests)
+    by_index[test.index] = &test;
+  for (size_t i = block_first_row_; i < rows_.size(); ++i)
+    if (const auto t = by_index.find(row_test_[i]); t != by_index.end())
+      test_cells(rows_[i], *t->second);
+  if (!block.error && !block.figure) {
+    write(false);
     return;
+  }
   add_setting_columns(params_, block);
   if (block.figure) // a row per value of the figure of merit, its tables stay in the JSON
     for (const auto &v : block.figure->values) {
@@ -192,11 +234,13 @@ void CsvReporter::block_finished(const RunResult &, const ModuleResult &block) {
       row["figure_value"] = v.name;
       row["value"] = std::isnan(v.value) ? std::string() : plain_number(v.value, 9);
       row["unit"] = std::isnan(v.value) ? std::string("not measured") : v.unit;
+      row_test_.push_back(-1);
       rows_.push_back(std::move(row));
     }
   if (block.error) {
     Row row = block_cells(block);
     row["error"] = block.error->message;
+    row_test_.push_back(-1);
     rows_.push_back(std::move(row));
   }
   write(true);

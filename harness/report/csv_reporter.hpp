@@ -27,10 +27,14 @@ public:
   CsvReporter(std::string path, bool overwrite);
   /// Writes the header row.
   void run_started(const RunResult &run) override;
+  /// Notes where the block's rows start.
+  void block_started(const RunResult &run, const ModuleResult &block, int index,
+                     int count) override;
   /// Adds the test's rows and rewrites the file.
   void test_finished(const RunResult &run, const ModuleResult &block,
                      const TestResult &test) override;
-  /// Adds a row for a block error outside any test and rewrites the file.
+  /// Updates the flags of the block's tests (some are raised at its end), adds a row for a
+  /// block error outside any test and rewrites the file.
   void block_finished(const RunResult &run, const ModuleResult &block) override;
   /// Rewrites the file with every row.
   void run_finished(const RunResult &run) override;
@@ -42,6 +46,8 @@ private:
   using Row = std::map<std::string, std::string>;
   void add_column(std::vector<std::string> &columns, const std::string &name);
   Row block_cells(const ModuleResult &block) const;
+  /// The test's steadiness and flag cells.
+  static void test_cells(Row &row, const TestResult &test);
   std::vector<std::string> header() const;
   std::string text() const;
   void write(bool force);
@@ -51,6 +57,8 @@ private:
   std::vector<std::string> params_; ///< parameter columns, in order of first appearance
   std::vector<std::string> hints_;  ///< "hint:<key>" columns, in order of first appearance
   std::vector<Row> rows_;
+  std::vector<int> row_test_;  ///< per row, its test's index (-1: a figure or block row)
+  size_t block_first_row_ = 0; ///< the current block's first row
 };
 
 } // namespace pio::harness

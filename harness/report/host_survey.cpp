@@ -10,6 +10,7 @@
 
 #include "pio/mpi_handles.hpp"
 #include "report/mount_survey.hpp"
+#include "report/node_conditions.hpp"
 
 namespace pio::harness {
 
@@ -53,6 +54,14 @@ HostInfo this_host(const std::string &test_file) {
   return h;
 }
 
+/// A number as text that reads back to the same double.
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(17);
+  s << v;
+  return s.str();
+}
+
 /// A field with its backslashes, tabs and newlines escaped, so records are tab-separated lines.
 std::string escaped(const std::string &v) {
   std::string out;
@@ -79,6 +88,7 @@ std::string encode(const HostInfo &h) {
   for (size_t i = 0; i < h.ranks.size(); ++i)
     ranks << (i ? "," : "") << h.ranks[i];
   const FileSystemInfo &fs = h.file_system;
+  const NodeConditions &c = h.conditions;
   const std::string fields[] = {h.name,
                                 std::to_string(h.memory_bytes),
                                 std::to_string(h.cpus),
@@ -95,7 +105,17 @@ std::string encode(const HostInfo &h) {
                                 fs.loop_backing_file,
                                 fs.loop_direct_io ? "1" : "0",
                                 volfile_text(fs.volume_graph),
-                                fs.client_command_line};
+                                fs.client_command_line,
+                                std::to_string(c.usable_cores),
+                                c.cpus_allowed,
+                                number(c.cpu_quota),
+                                number(c.load_1m),
+                                number(c.load_5m),
+                                number(c.load_15m),
+                                c.governor,
+                                c.free_page_reporting ? (*c.free_page_reporting ? "1" : "0") : "-",
+                                number(c.memory_copy_MiBps),
+                                c.cpu_pressure ? "1" : "0"};
   std::string line;
   for (const auto &f : fields)
     line += escaped(f) + (&f == &fields[std::size(fields) - 1] ? "\n" : "\t");
@@ -113,7 +133,7 @@ std::vector<HostInfo> decode(const std::string &text) {
     std::istringstream fields(line);
     for (std::string one; std::getline(fields, one, '\t');)
       f.push_back(unescaped(one));
-    f.resize(17);
+    f.resize(27);
     HostInfo h;
     h.name = f[0];
     h.memory_bytes = std::stoll(f[1]);
@@ -135,6 +155,18 @@ std::vector<HostInfo> decode(const std::string &text) {
     fs.loop_direct_io = f[14] == "1";
     fs.volume_graph = parse_volfile(f[15]);
     fs.client_command_line = f[16];
+    NodeConditions &c = h.conditions;
+    c.usable_cores = std::stoi(f[17]);
+    c.cpus_allowed = f[18];
+    c.cpu_quota = std::stod(f[19]);
+    c.load_1m = std::stod(f[20]);
+    c.load_5m = std::stod(f[21]);
+    c.load_15m = std::stod(f[22]);
+    c.governor = f[23];
+    if (f[24] != "-")
+      c.free_page_reporting = f[24] == "1";
+    c.memory_copy_MiBps = std::stod(f[25]);
+    c.cpu_pressure = f[26] == "1";
     hosts.push_back(std::move(h));
   }
   return hosts;
@@ -142,7 +174,8 @@ std::vector<HostInfo> decode(const std::string &text) {
 
 } // namespace
 
-std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file) {
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file,
+                                   NodePlace *place) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm raw = MPI_COMM_NULL;
@@ -154,6 +187,11 @@ std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file) 
   MPI_Comm_size(node.get(), &node_size);
   std::vector<int> ranks(static_cast<size_t>(node_size));
   mpi_check(MPI_Gather(&rank, 1, MPI_INT, ranks.data(), 1, MPI_INT, 0, node.get()), "MPI_Gather");
+  const NodeConditions conditions = measure_node_conditions(node.get());
+  if (place) {
+    place->leader = node_rank == 0;
+    place->conditions = conditions;
+  }
   // Leaders (each node's lowest rank; rank 0 is one) send their record to rank 0.
   raw = MPI_COMM_NULL;
   mpi_check(MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &raw), "MPI_Comm_split");
@@ -162,6 +200,7 @@ std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file) 
   Comm leaders(raw);
   HostInfo h = this_host(test_file);
   h.ranks = ranks;
+  h.conditions = conditions;
   const std::string mine = encode(h);
   int leader_rank = 0, leader_count = 1;
   MPI_Comm_rank(leaders.get(), &leader_rank);

@@ -14,9 +14,17 @@
 
 namespace pio::harness {
 
-/// Every node of comm with its ranks (ranks of comm) and what it has, with the file system of
-/// test_file's directory. Collective on comm; the records are returned on comm's rank 0 (empty
-/// elsewhere), ordered by their lowest rank.
-std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file);
+/// This rank's place on its node, as the survey found it.
+struct NodePlace {
+  bool leader = false;       ///< the node's lowest rank, which reads the node's counters
+  NodeConditions conditions; ///< the node's conditions (complete on the leader)
+};
+
+/// Every node of comm with its ranks (ranks of comm), what it has, its conditions
+/// (node_conditions.hpp) and the file system of test_file's directory. Collective on comm; the
+/// records are returned on comm's rank 0 (empty elsewhere), ordered by their lowest rank.
+/// `place`, if given, receives this rank's place.
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file,
+                                   NodePlace *place = nullptr);
 
 } // namespace pio::harness

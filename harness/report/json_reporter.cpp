@@ -38,6 +38,79 @@ nlohmann::json to_json(const std::optional<ErrorRecord> &e) {
   return {{"rank", e->rank}, {"host", e->host}, {"message", e->message}};
 }
 
+nlohmann::json to_json(const std::vector<FlagRecord> &flags) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto &f : flags)
+    out.push_back({{"flag", to_string(f.flag)}, {"reason", f.reason}});
+  return out;
+}
+
+const char *access_name(PhaseAccess a) {
+  switch (a) {
+  case PhaseAccess::Unstated:
+    return "unstated";
+  case PhaseAccess::Write:
+    return "write";
+  case PhaseAccess::Read:
+    return "read";
+  case PhaseAccess::ReRead:
+    return "re-read";
+  }
+  return "?";
+}
+
+nlohmann::json to_json(const std::optional<CacheCheck> &c) {
+  if (!c)
+    return nullptr;
+  return {{"range_bytes", c->range_bytes},
+          {"resident_bytes", c->resident_bytes},
+          {"resident_fraction", c->range_bytes > 0 ? static_cast<double>(c->resident_bytes) /
+                                                         static_cast<double>(c->range_bytes)
+                                                   : 0.0},
+          {"max_node_fraction", c->max_node_fraction},
+          {"probe", to_string(c->probe)},
+          {"dropped", c->dropped},
+          {"drop_time_s", c->drop_time_s},
+          {"memory_file_system", c->memory_file_system},
+          {"access", access_name(c->access)}};
+}
+
+nlohmann::json to_json(const Steadiness &s) {
+  return {{"count", s.count},
+          {"median", s.median},
+          {"cv", s.cv},
+          {"min_over_median", s.min_over_median},
+          {"max_over_median", s.max_over_median},
+          {"median_ci", s.ci_low ? nlohmann::json{{"low", *s.ci_low},
+                                                  {"high", *s.ci_high},
+                                                  {"level", s.ci_level},
+                                                  {"half_width", s.ci_half_width},
+                                                  {"method", "order statistics"}}
+                                 : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json to_json(const TestConditions &c) {
+  return {{"ranks_per_node", c.ranks_per_node},
+          {"usable_cores", c.usable_cores},
+          {"cpu_wait_fraction",
+           c.cpu_wait_fraction < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.cpu_wait_fraction)},
+          {"swapped_pages", c.swapped_pages}};
+}
+
+nlohmann::json to_json(const NodeConditions &c) {
+  return {{"usable_cores", c.usable_cores},
+          {"cpus_allowed", c.cpus_allowed},
+          {"cpu_quota", c.cpu_quota},
+          {"load_average", {c.load_1m, c.load_5m, c.load_15m}},
+          {"governor", c.governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.governor)},
+          {"free_page_reporting", c.free_page_reporting ? nlohmann::json(*c.free_page_reporting)
+                                                        : nlohmann::json(nullptr)},
+          {"memory_copy_MiBps", c.memory_copy_MiBps},
+          {"cpu_pressure", c.cpu_pressure},
+          {"swapped_pages",
+           c.swapped_pages < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.swapped_pages)}};
+}
+
 nlohmann::json to_json(const PhaseResult &p) {
   nlohmann::json groups = nlohmann::json::array();
   for (const auto &g : p.groups)
@@ -57,7 +130,8 @@ nlohmann::json to_json(const PhaseResult &p) {
       {"ops", p.ops},
       {"ops_per_s", p.ops_per_s},
       {"rank_time_s", to_json(p.rank_time_s)},
-      {"groups", groups}};
+      {"groups", groups},
+      {"cache", to_json(p.cache)}};
   if (p.units_at_stop_max > 0) { // StoneWallWearOut
     j["units_at_stop"] = {{"min", p.units_at_stop_min}, {"max", p.units_at_stop_max}};
     j["stonewall_time_s"] = p.stonewall_time_s;
@@ -81,7 +155,8 @@ nlohmann::json to_json(const Repetition &r) {
           {"ops", r.ops},
           {"ops_per_s", r.ops_per_s},
           {"rank_time_s", to_json(r.rank_time_s)},
-          {"op", optional_json(r.op)}};
+          {"op", optional_json(r.op)},
+          {"flags", to_json(r.flags)}};
 }
 
 nlohmann::json to_json(const TestSummary &s) {
@@ -96,7 +171,8 @@ nlohmann::json to_json(const TestSummary &s) {
           {"rank_min_s", to_json(s.rank_min_s)},
           {"rank_mean_s", to_json(s.rank_mean_s)},
           {"rank_max_s", to_json(s.rank_max_s)},
-          {"op", optional_json(s.op)}};
+          {"op", optional_json(s.op)},
+          {"steadiness", to_json(s.steadiness)}};
 }
 
 nlohmann::json config_files_json(const std::vector<ConfigFile> &files) {
@@ -179,7 +255,12 @@ nlohmann::json to_json(const TestResult &t) {
           {"summary", to_json(t.summary)},
           {"error", to_json(t.error)},
           {"started", t.started},
-          {"finished", t.finished}};
+          {"finished", t.finished},
+          {"conditions", to_json(t.conditions)},
+          {"reps_stop",
+           t.reps_stop ? nlohmann::json(to_string(*t.reps_stop)) : nlohmann::json(nullptr)},
+          {"flags", to_json(t.flags)},
+          {"notes", t.notes}};
 }
 
 nlohmann::json to_json(const ModuleResult &m) {
@@ -196,6 +277,11 @@ nlohmann::json to_json(const ModuleResult &m) {
                      : m.output == Output::Figure ? "figure"
                                                   : "table"},
           {"reps", m.reps},
+          {"reps_auto", m.reps_auto ? nlohmann::json{{"target", m.reps_target},
+                                                     {"time_cap_s", m.reps_time_cap_s}}
+                                    : nlohmann::json(nullptr)},
+          {"cache_mode", to_string(m.cache_mode)},
+          {"read_shift", m.read_shift},
           {"settings", m.settings},
           {"collective", m.collective},
           {"file_view", m.file_view},
@@ -250,7 +336,8 @@ nlohmann::json to_json(const RunResult &run) {
                      {"cpu_model", h.cpu_model},
                      {"kernel", h.kernel},
                      {"os", h.os},
-                     {"file_system", to_json(h.file_system)}});
+                     {"file_system", to_json(h.file_system)},
+                     {"conditions", to_json(h.conditions)}});
   for (const auto &m : run.modules)
     modules.push_back(to_json(m));
   return {{"schema_version", run.schema_version},

@@ -1,6 +1,7 @@
 #include "report/merit_summary.hpp"
 
 #include "pio/directive.hpp"
+#include "report/flag_text.hpp"
 
 namespace pio::harness {
 
@@ -26,10 +27,10 @@ void add_imb(std::vector<MeritRow> &out, const ModuleResult &block) {
   if (!shortest)
     return;
   out.push_back({block.label, "t_avg at " + bytes_text(shortest->comm->message_bytes),
-                 shortest->summary.op->t_avg_us, "us"});
+                 shortest->summary.op->t_avg_us, "us", flag_names(shortest->flags, ",")});
   if (longest->summary.op->mbytes_per_s > 0)
     out.push_back({block.label, "Mbytes/sec at " + bytes_text(longest->comm->message_bytes),
-                   longest->summary.op->mbytes_per_s, "MiB/s"});
+                   longest->summary.op->mbytes_per_s, "MiB/s", flag_names(longest->flags, ",")});
 }
 } // namespace
 
@@ -38,14 +39,18 @@ std::vector<MeritRow> merit_summary(const RunResult &run) {
   for (const auto &block : run.modules) {
     if (block.figure && !block.figure->values.empty()) {
       const FigureValue &v = block.figure->values.front();
-      out.push_back({block.label, v.name, v.value, v.unit});
+      std::set<Flag> flags; // of every test the figure is made of
+      for (const auto &t : block.tests)
+        for (const auto &f : t.flags)
+          flags.insert(f.flag);
+      out.push_back({block.label, v.name, v.value, v.unit, flag_names(flags, ",")});
     } else if (block.output == Output::Imb) {
       add_imb(out, block);
     } else {
       for (const auto &t : block.tests)
         if (!t.error && !t.reps.empty())
-          out.push_back(
-              {block.label, t.label + " median", rate_stats(t).median, merit_unit(t.merit)});
+          out.push_back({block.label, t.label + " median", rate_stats(t).median,
+                         merit_unit(t.merit), flag_names(t.flags, ",")});
     }
   }
   return out;
@@ -53,10 +58,10 @@ std::vector<MeritRow> merit_summary(const RunResult &run) {
 
 FigureTable merit_table(const std::vector<MeritRow> &rows) {
   FigureTable t{"summary: the figure of merit of every block (all values: results file, CSV)",
-                {"block", "figure of merit", "value", "unit"},
+                {"block", "figure of merit", "value", "unit", "flags"},
                 {}};
   for (const auto &r : rows)
-    t.rows.push_back({r.block, r.what, r.value, r.unit});
+    t.rows.push_back({r.block, r.what, r.value, r.unit, r.flags.empty() ? "-" : r.flags});
   return t;
 }
 

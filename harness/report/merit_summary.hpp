@@ -16,12 +16,14 @@ struct MeritRow {
   std::string what;  ///< the figure's name, "t_avg at 0 B", or the test and "median"
   double value = 0;  ///< NaN: not measured
   std::string unit;
+  std::string flags; ///< the flags of the tests behind the value ("" clean)
 };
 
 /// The summary of the blocks run so far, in block order; failed tests and blocks are left out.
 std::vector<MeritRow> merit_summary(const RunResult &run);
 
-/// The summary as a figure table (block, figure of merit, value, unit) for figure_text's layout.
+/// The summary as a figure table (block, figure of merit, value, unit, flags) for figure_text's
+/// layout.
 FigureTable merit_table(const std::vector<MeritRow> &rows);
 
 } // namespace pio::harness

@@ -120,7 +120,9 @@ void ProgressReporter::unit_done(const TestContext &test, int phase, std::int64_
       return;
     std::string text = prefix() + ": test " + std::to_string(test.test_index + 1) + "/" +
                        std::to_string(block_->tests_planned) + " (" + spec.label + ")";
-    if (reps > 1)
+    if (block_->reps_auto) // ModuleReps auto: the count is not known in advance
+      text += " rep " + std::to_string(test.rep + 1) + " (auto)";
+    else if (reps > 1)
       text += " rep " + std::to_string(test.rep + 1) + "/" + std::to_string(reps);
     if (phases > 1 || !p.label.empty())
       text += " " + (p.label.empty() ? "phase " + std::to_string(phase + 1) : p.label);

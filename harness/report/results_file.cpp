@@ -56,11 +56,12 @@ std::string absolute_path(const std::string &path) {
 
 void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
                      const std::string &test_file,
-                     const std::map<std::string, std::string> &backend_libraries, RunResult &run) {
+                     const std::map<std::string, std::string> &backend_libraries, RunResult &run,
+                     NodePlace *place) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::vector<HostInfo> hosts = survey_hosts(comm, test_file);
+  std::vector<HostInfo> hosts = survey_hosts(comm, test_file, place);
   if (rank != 0)
     return;
   int len = 0;

@@ -10,16 +10,19 @@
 #include <nlohmann/json.hpp>
 
 #include "pio/results.hpp"
+#include "report/host_survey.hpp"
 
 namespace pio::harness {
 
 /// Run-level provenance: schema and tool versions, date, command line, MPI library, process
 /// count and hosts, the file-system type of the test file, and the environment that affects
-/// MPI-IO with the batch job, and the I/O libraries of the backends the run uses
-/// (`backend_libraries`, provenance.hpp). Collective on comm; filled in on rank 0 only.
+/// MPI-IO with the batch job, the I/O libraries of the backends the run uses
+/// (`backend_libraries`, provenance.hpp), and each node's conditions. Collective on comm; filled
+/// in on rank 0 only; `place` receives this rank's place on its node.
 void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line,
                      const std::string &test_file,
-                     const std::map<std::string, std::string> &backend_libraries, RunResult &run);
+                     const std::map<std::string, std::string> &backend_libraries, RunResult &run,
+                     NodePlace *place = nullptr);
 
 /// The file-system type of the directory holding path ("ext4", "tmpfs", "nfs", ... or "0x..").
 std::string file_system_type(const std::string &path);

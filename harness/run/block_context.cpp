@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "guard/position.hpp"
+#include "config/module_reps.hpp"
 
 namespace pio::harness {
 
@@ -41,7 +42,8 @@ ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &ser
   mctx.backend = backend;
   mctx.services = &services;
   mctx.progress = module_progress(); // counted by StepTimeout's watchdog
-  mctx.time_budget_s = plan.time_budget_s / static_cast<double>(block.reps);
+  mctx.time_budget_s =
+      plan.time_budget_s / static_cast<double>(planned_reps(block.reps, block.reps_auto));
   return mctx;
 }
 

@@ -27,6 +27,17 @@ std::string check_groups(const RankGroups &g, int size) {
   return {};
 }
 
+Comm shifted_ranks(MPI_Comm comm, int shift) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  Comm out;
+  if (shift % size == 0)
+    return out;
+  mpi_check(MPI_Comm_split(comm, 0, (rank + shift) % size, out.out()), "MPI_Comm_split");
+  return out;
+}
+
 GroupComms make_group_comms(MPI_Comm world, const RankGroups &g) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);

@@ -13,8 +13,10 @@
 #include "report/provenance.hpp"
 #include "run/block_context.hpp"
 #include "run/consensus.hpp"
+#include "run/flag_rules.hpp"
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
+#include "run/rank_groups.hpp"
 #include "run/run_test.hpp"
 
 namespace pio::harness {
@@ -33,6 +35,11 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.reference = plan.info->reference;
   m.output = plan.info->output;
   m.reps = block.reps;
+  m.reps_auto = block.reps_auto;
+  m.reps_target = block.reps_auto ? block.reps_target : 0;
+  m.reps_time_cap_s = block.reps_auto ? block.reps_time_cap : 0;
+  m.cache_mode = block.cache_mode;
+  m.read_shift = block.read_shift;
   m.time_budget_s = plan.time_budget_s;
   m.settings = plan.settings.all();
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
@@ -121,7 +128,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   std::unique_ptr<io::Backend> backend;
   const std::string made =
       capture("Interface " + plan.backend->name, [&] { backend = make_backend(plan); });
-  const ModuleContext mctx = block_context(ranks.comm, plan, services, backend.get());
+  const ModuleContext mctx = block_context(ranks.module, plan, services, backend.get());
   Instance inst;
   std::vector<TestSpec> tests;
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
@@ -156,10 +163,13 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
       if (failure)
         tr.error = ErrorRecord{failure->rank, failure->message, failure->host};
       tr.summary = summarize_reps(tr.reps);
+      assess_test(tr, record(), rs.result);
       record().tests.push_back(std::move(tr));
       rs.report([&](Reporter &r) { r.test_finished(rs.result, record(), record().tests.back()); });
     }
   }
+  if (ranks.rank == 0) // a communication table's first length, against the next
+    assess_first_lengths(record());
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
                     std::to_string(block.line) + ")");
   heartbeat("cleanup_module");
@@ -215,7 +225,14 @@ bool run_block(RunState &rs, const ModulePlan &plan, int index) {
   }
   bool ok = true;
   if (run.rank < procs) {
-    const BlockRanks block{procs < run.size ? sub.get() : run.comm, run.rank, procs};
+    BlockRanks block{procs < run.size ? sub.get() : run.comm, run.rank, procs};
+    Comm node; // the block's ranks on this node, whose leader reads the node's counters
+    mpi_check(
+        MPI_Comm_split_type(block.comm, MPI_COMM_TYPE_SHARED, run.rank, MPI_INFO_NULL, node.out()),
+        "MPI_Comm_split_type");
+    block.node = node.get();
+    const Comm shifted = shifted_ranks(block.comm, plan.block->read_shift); // ReadShift
+    block.module = shifted.get() != MPI_COMM_NULL ? shifted.get() : block.comm;
     ok = run_module(rs, block, plan, index);
     if (ok && plan.block->settle_time > 0)
       settle(plan.block->settle_time);

@@ -16,6 +16,8 @@
 #include "pio/context.hpp"
 #include "pio/error.hpp"
 #include "pio/results.hpp"
+#include "report/host_survey.hpp"
+#include "report/node_conditions.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/reporter.hpp"
 #include "report/unit_listener.hpp"
@@ -54,11 +56,17 @@ struct BlockRanks {
   MPI_Comm comm = MPI_COMM_NULL; ///< the block's communicator
   int rank = 0;                  ///< this rank in it
   int size = 1;                  ///< its size
+  MPI_Comm node = MPI_COMM_NULL; ///< the block's ranks on this node (rank 0: the node's leader)
+  /// ReadShift: the block's ranks renumbered for the module (rank r is r + ReadShift); comm
+  /// itself without a shift.
+  MPI_Comm module = MPI_COMM_NULL;
 };
 
 /// The state of a run.
 struct RunState {
-  BlockRanks run; ///< every rank of the run
+  BlockRanks run;       ///< every rank of the run
+  NodePlace node;       ///< this rank's node: whether it leads it, and its conditions at the start
+  NodeSample run_start; ///< the node leader's counters at the run's start (swapping)
   const RunOptions *options = nullptr;
   const Config *config = nullptr;
   OwnedFiles *files = nullptr;

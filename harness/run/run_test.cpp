@@ -9,7 +9,10 @@
 #include "pio/mpi_handles.hpp"
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
+#include "run/page_cache.hpp"
 #include "run/rank_groups.hpp"
+#include "run/steadiness.hpp"
+#include "run/test_conditions.hpp"
 #include "run/test_shape.hpp"
 
 namespace pio::harness {
@@ -28,17 +31,37 @@ int rank_in(MPI_Comm from, int r, MPI_Comm to) {
   return out == MPI_UNDEFINED ? 0 : out;
 }
 
-/// The path of this rank's file in a test ("" without a file).
-std::string test_path(const BlockRanks &ranks, const ModuleContext &mctx, const TestSpec &spec,
-                      const GroupComms &c) {
+/// The path of this rank's file in a test ("" without a file): a file per process carries the
+/// module's rank, which ReadShift moves onto another rank's file.
+std::string test_path(const ModuleContext &mctx, const TestSpec &spec, const GroupComms &c) {
   if (spec.file == FileUse::None)
     return {};
   std::string path = mctx.test_file + spec.file_suffix;
   if (c.groups > 1 && spec.file == FileUse::Shared)
     path += ".g" + std::to_string(c.group_index); // each group its own shared file
   if (spec.file == FileUse::FilePerProcess)
-    path += "." + std::to_string(ranks.rank);
+    path += "." + std::to_string(mctx.rank);
   return path;
+}
+
+/// Whether a phase reads the file, so the page cache is measured (and dropped) before it.
+bool reads(PhaseAccess a) { return a == PhaseAccess::Read || a == PhaseAccess::ReRead; }
+
+/// ModuleReps auto: whether to stop after this repetition, decided by the root from the
+/// repetitions so far and broadcast over `all`; sets result.reps_stop on the root.
+bool auto_reps_done(MPI_Comm all, int trank, const ModuleBlock &block, TestResult &result,
+                    double started) {
+  int stop = 0;
+  if (trank == 0) {
+    std::vector<double> figures;
+    for (const auto &r : result.reps)
+      figures.push_back(figure_of(r, result));
+    result.reps_stop = auto_reps_stop(figures, block.reps_target, MPI_Wtime() - started,
+                                      block.reps_time_cap, block.reps);
+    stop = result.reps_stop ? 1 : 0;
+  }
+  MPI_Bcast(&stop, 1, MPI_INT, 0, all);
+  return stop != 0;
 }
 
 /// The block's TimingScope and StoneWall (checked when the config was read).
@@ -75,7 +98,14 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
   int grank = 0, gsize = 1;
   MPI_Comm_rank(c.group, &grank);
   MPI_Comm_size(c.group, &gsize);
-  const std::string path = test_path(ranks, mctx, spec, c);
+  // ReadShift: the module works on its group renumbered (rank r is r + ReadShift), so that its
+  // part of a shared file, and a file per process, are another rank's; the harness keeps its
+  // own numbering (the shared file's owner, the agreements, the statistics).
+  const Comm shifted = shifted_ranks(c.group, block.read_shift);
+  const MPI_Comm module_group = shifted.get() != MPI_COMM_NULL ? shifted.get() : c.group;
+  int mrank = grank;
+  MPI_Comm_rank(module_group, &mrank);
+  const std::string path = test_path(mctx, spec, c);
   // Hints: the test's own, overridden by the block's Hint lines (which include global ones).
   std::map<std::string, std::string> hints = spec.hints;
   for (const auto &[k, v] : block.hints)
@@ -84,14 +114,16 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     result.file = path;
     result.hints_requested = hints;
   }
-  // Only the rank that creates a file decides whether it may (and later deletes it).
-  const bool owns_path =
-      spec.file == FileUse::FilePerProcess || (spec.file == FileUse::Shared && grank == 0);
-  const MPI_Comm open_comm = spec.file == FileUse::Shared ? c.group : MPI_COMM_SELF;
+  // Only the rank that creates a file decides whether it may (and later deletes it); a rank
+  // shifted onto another's file per process leaves it to that rank.
+  const bool owns_path = (spec.file == FileUse::FilePerProcess && mctx.rank == ranks.rank) ||
+                         (spec.file == FileUse::Shared && grank == 0);
+  const MPI_Comm open_comm = spec.file == FileUse::Shared ? module_group : MPI_COMM_SELF;
   std::optional<Failure> failure;
   const std::string where = "test " + std::to_string(index + 1) + " (" + spec.label + ")";
   heartbeat_context("module " + mctx.module_name + ", " + where);
-  for (long rep = 0; rep < block.reps && !failure; ++rep) {
+  const double started = MPI_Wtime();
+  for (long rep = 0; (block.reps_auto || rep < block.reps) && !failure; ++rep) {
     TestSpec running = spec; // every repetition starts from the declared test
     // A block working on an earlier block's files goes no further than that block wrote: the
     // module sees the capped count from describe_test on. A test with units of its own over the
@@ -103,9 +135,9 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     TestContext tc(mctx, running);
     tc.test_index = index;
     tc.rep = static_cast<int>(rep);
-    tc.comm = c.group;
+    tc.comm = module_group;
     tc.all = c.all;
-    tc.rank = grank;
+    tc.rank = mrank;
     tc.size = gsize;
     tc.group = c.group_index;
     tc.groups = c.groups;
@@ -150,7 +182,19 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       break;
     }
     std::vector<PhaseTiming> timings;
+    std::vector<std::optional<CacheCheck>> caches(running.phases.size());
     for (size_t k = 0; k < running.phases.size() && !failure; ++k) {
+      // Before a read phase, untimed: CacheMode drop's flush and eviction, then the residency of
+      // the files the nodes will read (docs/timing.md, "The page cache").
+      if (file && reads(running.phases[k].access)) {
+        heartbeat("page cache");
+        std::string err;
+        const CacheCheck check = check_page_cache(c.all, path, block.cache_mode == CacheMode::Drop,
+                                                  running.phases[k].access, err);
+        if ((failure = agree(c.all, err.empty() ? err : where + ": page cache: " + err)))
+          break;
+        caches[k] = check;
+      }
       LoopControls controls = loop_controls(block);
       controls.listener = rs.listener;
       // A phase after a stonewalled one that stopped early reads no further than it wrote.
@@ -194,9 +238,13 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
                                      static_cast<int>(rep), open_t, close_t);
     if (trank == 0) {
+      for (size_t k = 0; k < caches.size() && k < r.phases.size(); ++k)
+        r.phases[k].cache = caches[k];
       result.comm = running.comm; // with any set_ops_per_unit of this repetition
       result.reps.push_back(std::move(r));
     }
+    if (block.reps_auto && auto_reps_done(c.all, trank, block, result, started))
+      break;
   }
   // The harness deletes what it created (after every rank has closed it), unless the module
   // keeps the file for a later test (kept files go after cleanup_module) or a later block of
@@ -235,6 +283,8 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   if (!problem.empty())
     return Failure{
         0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem, {}};
+  // The node's counters before the test (its leader), for what the nodes saw during it.
+  const NodeSample start = rs.node.leader ? sample_node() : NodeSample{};
   GroupComms c = make_group_comms(ranks.comm, spec.groups);
   result.procs = c.procs;
   result.groups = c.groups;
@@ -251,6 +301,10 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   MPI_Request idle;
   MPI_Ibarrier(ranks.comm, &idle);
   wait_alive(idle, "waiting for the ranks in the test", std::chrono::microseconds(200));
+  const TestConditions seen = test_conditions(ranks.comm, ranks.node, c.all != MPI_COMM_NULL,
+                                              rs.node.conditions.usable_cores, start);
+  if (ranks.rank == 0)
+    result.conditions = seen;
   int first = failed_rank;
   MPI_Allreduce(&failed_rank, &first, 1, MPI_INT, MPI_MIN, ranks.comm);
   auto agreed = agree(ranks.comm, local ? local->message : "");

@@ -10,6 +10,7 @@
 
 #include "config/config.hpp"
 #include "config/config_error.hpp"
+#include "config/module_reps.hpp"
 #include "config/process_counts.hpp"
 #include "guard/process_guard.hpp"
 #include "guard/watchdog.hpp"
@@ -225,7 +226,7 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
     PlannedBlock b;
     b.module = plans[i].info->name;
     b.family = plans[i].library->path;
-    b.reps = plans[i].block->reps;
+    b.reps = planned_reps(plans[i].block->reps, plans[i].block->reps_auto);
     b.settle_s = plans[i].block->settle_time;
     b.budget_s = plans[i].time_budget_s;
     for (const TestSpec &t : i < declared.size() ? declared[i] : std::vector<TestSpec>{}) {
@@ -271,7 +272,9 @@ void start_run(RunState &rs, const Prepared &p, double since) {
       for (const auto &[name, version] : plan.backend->library_versions())
         backend_libraries[name] = version;
   fill_provenance(rs.run.comm, rs.options->command_line, p.config.global.test_file,
-                  backend_libraries, rs.result);
+                  backend_libraries, rs.result, &rs.node);
+  if (rs.node.leader)
+    rs.run_start = sample_node();
   const double mine = MPI_Wtime() - since;
   MPI_Reduce(&mine, &rs.result.startup_s, 1, MPI_DOUBLE, MPI_MAX, 0, rs.run.comm);
   if (rs.run.rank != 0)
@@ -293,9 +296,26 @@ bool run_blocks(RunState &rs, const std::vector<ModulePlan> &plans) {
   return true;
 }
 
+/// The pages each node swapped during the run, into its host record (collective; rank 0).
+void record_run_swapping(RunState &rs) {
+  std::int64_t mine = -1;
+  if (rs.node.leader) {
+    const NodeSample now = sample_node();
+    if (now.swapped_pages >= 0 && rs.run_start.swapped_pages >= 0)
+      mine = now.swapped_pages - rs.run_start.swapped_pages;
+  }
+  std::vector<std::int64_t> all(static_cast<size_t>(rs.run.rank == 0 ? rs.run.size : 0));
+  MPI_Gather(&mine, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, 0, rs.run.comm);
+  if (rs.run.rank == 0)
+    for (auto &h : rs.result.hosts)
+      if (!h.ranks.empty() && h.ranks.front() < rs.run.size)
+        h.conditions.swapped_pages = all[static_cast<size_t>(h.ranks.front())];
+}
+
 /// The exit code, the reporters' run_finished and the typed run (rank 0); every rank returns
 /// the root's exit code.
 RunOutcome finish_run(RunState &rs, bool config_error) {
+  record_run_swapping(rs);
   RunOutcome outcome;
   outcome.exit_code = config_error ? 2 : rs.any_failure ? 1 : 0;
   if (rs.run.rank == 0) {
@@ -320,6 +340,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   RunState rs;
   rs.options = &options;
   rs.run.comm = comm;
+  rs.run.module = comm;
   MPI_Comm_rank(comm, &rs.run.rank);
   MPI_Comm_size(comm, &rs.run.size);
 

@@ -49,7 +49,8 @@ struct LoopControls {
 struct PhaseTiming {
   std::int64_t units = 0;    ///< work units run
   std::int64_t bytes = 0;    ///< bytes this rank moved (summed over ranks by the caller)
-  double aggregate_time = 0; ///< unit scope: sum over units of end-of-B1 to end-of-B2; phase
+  double aggregate_time = 0; ///< unit scope: sum over units of the largest over the ranks of
+                             ///< each rank's end-of-B1 to end-of-B2; phase
                              ///< scope: the length of the union over the ranks of their timed
                              ///< intervals (units, meetings, flush) from the end of B1
   double own_time = 0;       ///< sum over units of this rank's own unit time (before B2)

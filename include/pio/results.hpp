@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "pio/cache_mode.hpp"
+#include "pio/flag.hpp"
 #include "pio/spec.hpp"
 #include "pio/verify_mode.hpp"
 
@@ -33,12 +35,37 @@ struct OpTimes {
   double mbytes_per_s = 0;  ///< message_bytes * bytes_scale / t_max, in MiB/s (IMB Mbytes/sec)
 };
 
+/// How a node's page cache was probed (docs/timing.md, "The page cache").
+enum class CacheProbe {
+  Cachestat, ///< cachestat(2) (Linux 6.5 and later)
+  Mincore,   ///< mincore(2) over a read-only mapping of the file
+};
+
+/// "cachestat" or "mincore".
+inline const char *to_string(CacheProbe p) {
+  return p == CacheProbe::Mincore ? "mincore" : "cachestat";
+}
+
+/// The page cache before a read phase, over every node taking part (measured untimed, per node
+/// through one leader, after CacheMode drop's flush and eviction).
+struct CacheCheck {
+  std::int64_t range_bytes = 0;    ///< bytes of the test's files the nodes read, summed over nodes
+  std::int64_t resident_bytes = 0; ///< of those, in the nodes' page caches as the phase started
+  double max_node_fraction = 0;    ///< the largest resident share of any one node
+  CacheProbe probe = CacheProbe::Cachestat; ///< how it was measured
+  bool dropped = false;   ///< CacheMode drop: flushed and evicted before (untimed)
+  double drop_time_s = 0; ///< what flushing and evicting took, the slowest node (untimed)
+  /// A file on tmpfs or ramfs: its pages are its storage, so nothing can be evicted.
+  bool memory_file_system = false;
+  PhaseAccess access = PhaseAccess::Read; ///< Read or ReRead (the phase's declaration)
+};
+
 /// What one phase of one repetition measured (all participating ranks).
 struct PhaseResult {
   std::string label;             ///< the phase's label
   std::int64_t units = 0;        ///< work units run
   std::int64_t bytes = 0;        ///< bytes moved by all ranks
-  double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (root's clock)
+  double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (widest rank's)
   double elapsed_time_s = 0;     ///< wall time of the phase, untimed steps included
   double time_budget_s = 0;      ///< the phase's budget when time-driven (0 = count-driven)
   std::int64_t units_limit = 0;  ///< time-driven: the most units it could run (0 = no limit)
@@ -56,6 +83,7 @@ struct PhaseResult {
   double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time
   Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
   std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
+  std::optional<CacheCheck> cache; ///< a read phase of a test with a file: the page cache first
 };
 
 /// One repetition of a test: open, phases, close.
@@ -72,6 +100,7 @@ struct Repetition {
   double ops_per_s = 0;            ///< Merit::Operations: ops / aggregate time
   Stats rank_time_s;               ///< over ranks of each rank's total own time
   std::optional<OpTimes> op;       ///< CommSemantics: the worst group's times (largest t_max)
+  std::vector<FlagRecord> flags;   ///< what makes this repetition's figure doubtful (empty: clean)
 };
 
 /// An error all ranks agreed on.
@@ -81,12 +110,51 @@ struct ErrorRecord {
   std::string host;    ///< the node that rank ran on (MPI_Get_processor_name)
 };
 
+/// How steady a test's figure is over its repetitions (docs/results.md, "Steadiness"). The
+/// figure is the test's rate (MiB/s, ops/s), or t_avg per operation for a communication test.
+struct Steadiness {
+  int count = 0;              ///< repetitions
+  double median = 0;          ///< of the figure
+  double cv = 0;              ///< coefficient of variation: sample stddev / mean (0 below 2)
+  double min_over_median = 0; ///< min / median
+  double max_over_median = 0; ///< max / median
+  /// The distribution-free interval of the median: order statistics x_(j) .. x_(n+1-j) with
+  /// the largest j whose binomial coverage (Boost.Math) is at least 95 %; unset below 6
+  /// repetitions, which cannot give one.
+  std::optional<double> ci_low, ci_high;
+  double ci_level = 0;      ///< the interval's exact coverage (0.95 .. 1)
+  double ci_half_width = 0; ///< the larger side of the interval / median (0.05 = +-5 %)
+};
+
 /// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
   Stats ops_per_s; ///< Merit::Operations: over reps
   Stats rank_min_s, rank_mean_s, rank_max_s; ///< of each rep's min / mean / max over ranks
   std::optional<OpTimes> op;                 ///< CommSemantics: the best repetition's op times
+  Steadiness steadiness;                     ///< spread and the median's interval
+};
+
+/// Why `ModuleReps auto` stopped repeating a test.
+enum class RepsStop {
+  Target,  ///< the median's interval came within the target
+  TimeCap, ///< the time cap was reached first
+  MaxReps, ///< the largest count was reached first
+};
+
+/// "target", "time_cap", "max_reps".
+inline const char *to_string(RepsStop s) {
+  return s == RepsStop::Target ? "target" : s == RepsStop::TimeCap ? "time_cap" : "max_reps";
+}
+
+/// What the nodes saw while a test ran (docs/results.md, "Conditions").
+struct TestConditions {
+  int ranks_per_node = 0; ///< the most ranks of the test on one node
+  int usable_cores = 0;   ///< that node's usable cores (0: unknown)
+  /// The largest share of the test's wall time in which some task on a node waited for a CPU
+  /// (/proc/pressure/cpu "some"; -1: not measured).
+  double cpu_wait_fraction = -1;
+  std::int64_t swapped_pages = 0; ///< pages swapped in and out on the node that swapped most
 };
 
 /// One test of a block: what it was and what every repetition measured.
@@ -111,7 +179,22 @@ struct TestResult {
   std::optional<ErrorRecord> error;                   ///< set if the test failed
   std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
   std::string finished; ///< when it finished (all its repetitions, or its failure)
+  TestConditions conditions; ///< what the nodes saw while it ran
+  std::optional<RepsStop> reps_stop; ///< ModuleReps auto: why it stopped
+  std::vector<FlagRecord> flags;     ///< what makes its figure doubtful (empty: clean)
+  /// Where the timing itself cannot be vouched for and no flag names it (a rank's own time above
+  /// the aggregate, barriers costing most of the aggregate), one line each.
+  std::vector<std::string> notes;
 };
+
+/// A repetition's figure as Steadiness takes it: t_avg per operation of a communication test,
+/// the rate otherwise.
+inline double figure_of(const Repetition &r, const TestResult &t) {
+  if (t.comm && r.op)
+    return r.op->t_avg_us;
+  return t.merit == Merit::Operations ? r.ops_per_s : r.bandwidth_MiBps;
+}
+
 
 /// A repetition's rate in its test's unit (merit_unit): MiB/s or ops/s.
 inline double rate_of(const Repetition &r, Merit m) {
@@ -171,7 +254,12 @@ struct ModuleResult {
   std::string library;         ///< the shared object
   std::string reference;       ///< where the module is defined
   Output output = Output::Table;
-  long reps = 1;
+  long reps = 1;              ///< ModuleReps (auto: the most it may run)
+  bool reps_auto = false;     ///< ModuleReps auto: repeat until the median's interval is close
+  double reps_target = 0;     ///< auto: the interval's half-width sought (0.05 = +-5 %)
+  double reps_time_cap_s = 0; ///< auto: at most this long per test
+  CacheMode cache_mode = CacheMode::Keep; ///< CacheMode
+  int read_shift = 0;                     ///< ReadShift: rank r read what rank r + read_shift wrote
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
   bool collective = false, file_view = true, sync_writes = false;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed
@@ -242,6 +330,21 @@ struct FileSystemInfo {
   std::string client_command_line;            ///< GlusterFS: the client's command line
 };
 
+/// What a node was like when the run started, measured on it (docs/results.md, "Conditions").
+struct NodeConditions {
+  int usable_cores = 0;     ///< CPUs the node's ranks may run on (their affinity, cgroup quota)
+  std::string cpus_allowed; ///< the union of the ranks' affinity masks, e.g. "0-1"
+  double cpu_quota = 0;     ///< cgroup cpu.max quota / period in CPUs (0: none)
+  double load_1m = 0, load_5m = 0, load_15m = 0; ///< /proc/loadavg before the first block
+  std::string governor; ///< cpu0's scaling_governor ("": no cpufreq, as in most VMs)
+  /// virtio_balloon's free page reporting (VIRTIO_BALLOON_F_REPORTING): the VM hands freed
+  /// memory back to its host, so a large write after a pause is slow; unset: no balloon.
+  std::optional<bool> free_page_reporting;
+  double memory_copy_MiBps = 0;    ///< memcpy rate measured once (a short STREAM-like copy)
+  bool cpu_pressure = false;       ///< /proc/pressure/cpu is readable (heavy_load is measured)
+  std::int64_t swapped_pages = -1; ///< pages swapped in and out during the run (-1: unknown)
+};
+
 /// One node of the run (MPI's shared-memory domain) and what it has, read on the node itself.
 struct HostInfo {
   std::string name;              ///< MPI_Get_processor_name
@@ -252,6 +355,7 @@ struct HostInfo {
   std::string kernel;            ///< uname: system, release, machine
   std::string os;                ///< /etc/os-release's PRETTY_NAME
   FileSystemInfo file_system;    ///< the test file's directory's file system, seen from here
+  NodeConditions conditions;     ///< load, cores, governor, memory copy rate ...
 };
 
 /// A whole run: provenance and every block.

@@ -45,6 +45,17 @@ enum class EndCheck {
   PerUnit,
 };
 
+/// What a phase's timed work does to the test file, so the harness can measure the page cache
+/// before it reads and, with CacheMode drop, empty it (docs/timing.md, "The page cache").
+enum class PhaseAccess {
+  Unstated, ///< not said (no file, metadata items): the harness measures nothing
+  Write,    ///< writes only
+  Read,     ///< reads data already in the file (read, read-modify-write)
+  /// Reads again what the untimed before_work_unit read just before each unit (re-read, thesis
+  /// §3.4.2): from the page cache by design unless O_DIRECT bypasses it.
+  ReRead,
+};
+
 /// What a test's work units count, and so which rate is its figure of merit.
 enum class Merit {
   Bandwidth,  ///< work_unit returns bytes moved; the rate is MiB/s
@@ -75,8 +86,9 @@ struct Phase {
   /// (TestContext::set_time_budget) in before_work_unit of the phase's first unit. Whether the
   /// phase is time-driven (> 0) is fixed when it starts.
   double time_budget_s = 0;
-  std::int64_t max_work_units = 0;        ///< time-driven: upper bound on units (0 = none)
-  EndCheck end_check = EndCheck::Batched; ///< time-driven: how the root decides to stop
+  std::int64_t max_work_units = 0;            ///< time-driven: upper bound on units (0 = none)
+  EndCheck end_check = EndCheck::Batched;     ///< time-driven: how the root decides to stop
+  PhaseAccess access = PhaseAccess::Unstated; ///< what the units do to the file (CacheMode)
 };
 
 /// What a communication test reports (IMB 3.2 User Guide §3.3.1, §4.2.1: throughput for single

@@ -23,6 +23,8 @@ namespace pio {
 /// calls); ModuleInfo::default_interface; AbiFingerprint::backend_info_size;
 /// ModuleContext::progress and beat() (progress inside a long step, for StepTimeout), and
 /// Services::claim_tree called by every rank of the block (rank 0 claims, the others join).
+/// Phase::access (what a phase does to the file, for the page-cache checks) and the results'
+/// flags, page cache, steadiness and conditions (pio/flag.hpp, pio/cache_mode.hpp).
 inline constexpr int kApiVersion = 10;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
@@ -32,7 +34,9 @@ inline constexpr int kApiVersion = 10;
 inline constexpr const char *kToolVersion = "0.10.0";
 
 /// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
-/// off, on or timed (was a boolean).
-inline constexpr int kResultsSchemaVersion = 3;
+/// off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
+/// `conditions` (tests and hosts), a phase's `cache`, the summary's `steadiness`, a block's
+/// `cache_mode`, `read_shift` and `reps_auto`.
+inline constexpr int kResultsSchemaVersion = 4;
 
 } // namespace pio

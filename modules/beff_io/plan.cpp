@@ -87,6 +87,10 @@ void add_phases(const PlanInput &in, TestPlan &m) {
       ph.end_check = EndCheck::PerUnit;
     if (time_driven && m.method == Method::Write && m.cap_units[d.pattern] > 0)
       ph.max_work_units = m.cap_units[d.pattern];
+    // What the harness measures the page cache before (CacheMode): the read's loops.
+    ph.access = d.sync                     ? PhaseAccess::Unstated
+                : m.method == Method::Read ? PhaseAccess::Read
+                                           : PhaseAccess::Write;
     m.spec.phases.push_back(ph);
   }
 }

@@ -118,6 +118,8 @@ std::vector<pio::TestSpec> IoModule::init_module(const pio::ModuleContext &ctx) 
       s.keep_file = !none;
       s.groups = groups;
       s.phases[0].work_units = 1;
+      if (!none) // the harness measures the page cache before a read (CacheMode)
+        s.phases[0].access = is_write(b_) ? pio::PhaseAccess::Write : pio::PhaseAccess::Read;
       pio::CommSemantics comm;
       comm.ops_per_unit = n;
       comm.message_bytes = x;

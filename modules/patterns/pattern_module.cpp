@@ -58,6 +58,7 @@ std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
       throw Error("pattern test '" + p.spec.label + "' has no geometry",
                   "return a Geometry with every PatternTest from make_tests");
     p.spec.params["mode"] = temporal_mode_name(mode_);
+    p.spec.phases.at(0).access = phase_access(mode_); // the harness's page-cache checks
     p.spec.params["header_offset"] = std::to_string(p.spec.header_offset);
     p.spec.params["work_units"] = std::to_string(p.spec.phases.at(0).work_units);
     p.spec.params["reorder_tasks"] = std::to_string(reorder_tasks_);

@@ -59,4 +59,18 @@ bool needs_prepared_file(TemporalMode m) {
   return m == TemporalMode::Read || m == TemporalMode::ReadModifyWrite || m == TemporalMode::ReRead;
 }
 
+PhaseAccess phase_access(TemporalMode m) {
+  switch (m) {
+  case TemporalMode::Read:
+  case TemporalMode::ReadModifyWrite:
+    return PhaseAccess::Read;
+  case TemporalMode::ReRead:
+    return PhaseAccess::ReRead;
+  case TemporalMode::Write:
+  case TemporalMode::ReWrite:
+    return PhaseAccess::Write;
+  }
+  return PhaseAccess::Unstated;
+}
+
 } // namespace pio::patterns

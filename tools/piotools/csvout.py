@@ -9,7 +9,9 @@ ID_COLUMNS = ["module", "block", "config", "test", "label", "buffer_size", "head
 MEASURE_COLUMNS = ["rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps", "open_time_s",
                    "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
                    "message_bytes", "ops_per_unit", "t_min_us", "t_avg_us", "t_max_us",
-                   "mbytes_per_s", "error", "figure", "figure_value", "value", "unit"]
+                   "mbytes_per_s", "error", "figure", "figure_value", "value", "unit",
+                   "cache_mode", "cache_resident_fraction", "cv", "median_ci_low",
+                   "median_ci_high", "test_flags", "rep_flags", "flag_reasons"]
 
 
 def _number(v):
@@ -27,6 +29,21 @@ def _flag(v):
 
 def _param_column(key):
     return f"param:{key}" if key in ID_COLUMNS or key in MEASURE_COLUMNS else key
+
+
+def _flag_names(flags):
+    return " ".join(f.get("flag", "") for f in flags or [])
+
+
+def _test_cells(t):
+    """The test's steadiness and flag cells (docs/results.md, "Flags", "Steadiness")."""
+    st = (t.get("summary") or {}).get("steadiness") or {}
+    ci = st.get("median_ci") or {}
+    flags = t.get("flags") or []
+    return {"cv": _number(st.get("cv")) if (st.get("count") or 0) > 1 else "",
+            "median_ci_low": _number(ci.get("low")), "median_ci_high": _number(ci.get("high")),
+            "test_flags": _flag_names(flags),
+            "flag_reasons": "; ".join(f"{f.get('flag', '')}: {f.get('reason', '')}" for f in flags)}
 
 
 def _message(e):
@@ -60,6 +77,9 @@ def rows(doc):
             if comm:
                 base["message_bytes"] = str(comm.get("message_bytes", ""))
                 base["ops_per_unit"] = str(comm.get("ops_per_unit", ""))
+            if b.get("cache_mode"):
+                base["cache_mode"] = b["cache_mode"]
+            base.update(_test_cells(t))
             for r in t.get("reps") or []:
                 row = dict(base)
                 rt = r.get("rank_time_s") or {}
@@ -72,6 +92,12 @@ def rows(doc):
                             "rank_time_min_s": _number(rt.get("min")),
                             "rank_time_mean_s": _number(rt.get("mean")),
                             "rank_time_max_s": _number(rt.get("max"))})
+                row["rep_flags"] = _flag_names(r.get("flags"))
+                for p in r.get("phases") or []:  # the first read phase's residency
+                    c = p.get("cache")
+                    if c and c.get("range_bytes"):
+                        row["cache_resident_fraction"] = _number(c.get("resident_fraction"))
+                        break
                 op = r.get("op")
                 if op:
                     for k in ("t_min_us", "t_avg_us", "t_max_us", "mbytes_per_s"):

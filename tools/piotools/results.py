@@ -4,7 +4,7 @@ its position or the config line it came from."""
 import json
 import os
 
-SUPPORTED_SCHEMAS = (2, 3)  # 3: a block's "verify" is "off", "on" or "timed" (2: a boolean)
+SUPPORTED_SCHEMAS = (2, 3, 4)  # 3: a block's "verify" is a text (2: a boolean); 4: "flags"
 
 # A test's FileUse as the harness writes it (include/pio/spec.hpp to_string): the results'
 # `file_use` and the layout trace's `file`.

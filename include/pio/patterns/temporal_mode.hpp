@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pio/directive.hpp"
+#include "pio/spec.hpp"
 
 namespace pio::patterns {
 
@@ -19,6 +20,9 @@ const char *temporal_mode_name(TemporalMode m);
 DirectiveSpec temporal_mode_directive();
 /// True for modes whose file must hold data before the timed unit (read, rmw, re-read).
 bool needs_prepared_file(TemporalMode m);
+/// What a mode's timed units do to the file (TestSpec's Phase::access): read and
+/// read-modify-write read, re-read reads what its untimed hook just read, the others write.
+PhaseAccess phase_access(TemporalMode m);
 
 /// The modification read-modify-write applies to every byte (so verification can tell it happened).
 inline constexpr unsigned char kModifyMask = 0xA5;

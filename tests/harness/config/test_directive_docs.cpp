@@ -34,8 +34,10 @@ TEST_CASE("docs/configuration.md contains the generated harness directives table
 
 TEST_CASE("the Markdown table has one row per harness directive with its limits", "[config]") {
   const std::string md = pio::harness::harness_directives_markdown();
-  CHECK_THAT(md, Contains("| `ModuleReps <n>` | block | integer | `1` | at least 1 and at most "
-                          "1000000 | repetitions of every test (thesis Table 3.2) |"));
+  CHECK_THAT(md, Contains("| `ModuleReps <n> or auto [<T>%] [<S>]` | block | text... | `1` |  | "
+                          "repetitions of every test (1 to 1000000); auto [T%] [S]: repeat until "
+                          "the 95 % interval of the median is within +-T % (default 5 %)"));
+  CHECK_THAT(md, Contains("| `CacheMode <mode>` | global, block | text | `keep` |  |"));
   CHECK_THAT(md, Contains("| `CsvFile <path>` | global | text |  |  |"));
   CHECK_THAT(md, Contains("| `Hint <key> <value>` | global, block | text... |") &&
                      Contains("hint &lt;key&gt; &lt;value&gt;"));
@@ -55,8 +57,8 @@ TEST_CASE("--list-modules ends with the harness directives, limits included", "[
   CHECK_THAT(text, Contains("harness directives (global: outside blocks; block: inside "
                             "<ap_module>"));
   CHECK(text.find("harness directives") > text.find("module search path: " + dir.path()));
-  CHECK_THAT(text, Contains("    ModuleReps         integer     block          repetitions of "
-                            "every test [default: 1] [at least 1 and at most 1000000]"));
+  CHECK_THAT(text, Contains("    ModuleReps         text...     block          repetitions of "
+                            "every test (1 to 1000000); auto [T%] [S]:"));
   CHECK_THAT(text, Contains("    StepTimeout        number      global         seconds a rank"));
   CHECK_THAT(text, Contains("    Verify             text        global, block  stamp written") &&
                        Contains("[default: off] {off, on, timed}"));

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "run/stats.hpp"
+#include "run/steadiness.hpp"
 
 namespace pio::test {
 
@@ -59,6 +60,7 @@ void summarize_reps(TestResult &t) {
   t.summary.rank_min_s = harness::summarize(rmin);
   t.summary.rank_mean_s = harness::summarize(rmean);
   t.summary.rank_max_s = harness::summarize(rmax);
+  t.summary.steadiness = harness::steadiness_of(bw);
 }
 
 ModuleResult io_block() {
@@ -86,8 +88,15 @@ ModuleResult io_block() {
   t0.reps = {io_rep(0, 16, 4194304, 1.5, 0.0125, 0.0031, ranks(0.0123, 0.7, 1.49)),
              io_rep(1, 16, 4194304, 0.00125, 0.01, 0.002, ranks(0.0009, 0.00105, 0.0012))};
   summarize_reps(t0);
+  // What the flag rules say of such a series (docs/results.md, "Flags").
+  t0.reps[1].flags = {{Flag::PageCache, "100 % of the 4 MiB read was in the page cache"}};
+  t0.flags = {{Flag::WideSpread, "the repetitions vary by 141 % (CV), more than 10 %"},
+              {Flag::PageCache, "1 of 2 repetitions read from the page cache"}};
+  t0.notes = {"the aggregate time is 3.6x the longest rank's own time"};
 
   TestResult t1 = t0;
+  t1.flags.clear();
+  t1.notes.clear();
   t1.index = 1;
   t1.label = "1M";
   t1.buffer_size = 1048576;
@@ -105,6 +114,8 @@ ModuleResult io_block() {
   t2.params = {{"mode", "write"}, {"work_units", "16"}};
   t2.reps.clear();
   t2.summary = {};
+  t2.flags.clear();
+  t2.notes.clear();
   t2.error = ErrorRecord{2, "MPI_File_write_at_all: No space left on device", {}};
 
   b.tests = {t0, t1, t2};

@@ -1,0 +1,254 @@
+// The rules that flag a test's figure (flag_rules.hpp).
+#include "run/flag_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "run/stats.hpp"
+#include "run/steadiness.hpp"
+
+namespace pio::harness {
+
+namespace {
+
+std::string num(double v, const char *format = "%.3g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string percent(double share) { return num(100 * share, "%.0f") + " %"; }
+
+/// A byte count for people: "512 KiB", "1.5 GiB".
+std::string bytes_text(double b) {
+  const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int k = 0;
+  while (k < 4 && b >= 1024) {
+    b /= 1024;
+    ++k;
+  }
+  return num(b) + " " + unit[k];
+}
+
+/// The slowest copy rate of the run's nodes (0: not measured).
+double slowest_copy(const RunResult &run) {
+  double slowest = 0;
+  for (const auto &h : run.hosts)
+    if (h.conditions.memory_copy_MiBps > 0 &&
+        (slowest == 0 || h.conditions.memory_copy_MiBps < slowest))
+      slowest = h.conditions.memory_copy_MiBps;
+  return slowest;
+}
+
+/// A repetition's page_cache reason ("" if its reads were not mostly cached).
+std::string cache_reason(const Repetition &r, CacheMode mode) {
+  if (mode == CacheMode::Direct)
+    return {};
+  for (const auto &p : r.phases) {
+    if (!p.cache)
+      continue;
+    const CacheCheck &c = *p.cache;
+    if (c.access == PhaseAccess::ReRead)
+      return "re-read: each unit reads what its untimed first read just brought into the page "
+             "cache (thesis §3.4.2); only CacheMode direct reads the storage";
+    if (c.range_bytes <= 0)
+      continue;
+    const double share = static_cast<double>(c.resident_bytes) / static_cast<double>(c.range_bytes);
+    if (share <= kMostlyResident && c.max_node_fraction <= kMostlyResident)
+      continue;
+    std::string why = percent(share) + " of the " + bytes_text(static_cast<double>(c.range_bytes)) +
+                      " read was in the page cache before the read (CacheMode " + to_string(mode) +
+                      ")";
+    if (c.memory_file_system)
+      why += "; the file is on tmpfs, whose pages are its storage: nothing can evict them";
+    else if (!c.dropped)
+      why += "; CacheMode drop evicts it first";
+    return why;
+  }
+  return {};
+}
+
+/// The first repetition's warm_up reason ("" if it is not an outlier). On a log scale: a rate
+/// and a time are reciprocals, and a slow first repetition must stand out from the others as
+/// clearly in MiB/s as in seconds.
+std::string warm_up_reason(const std::vector<double> &x, const std::string &unit) {
+  if (x.size() < 3 || std::any_of(x.begin(), x.end(), [](double v) { return !(v > 0); }))
+    return {};
+  const std::vector<double> rest(x.begin() + 1, x.end());
+  const Stats s = summarize(rest);
+  const double lo = std::log(s.min), hi = std::log(s.max), first = std::log(x[0]);
+  const double margin = std::max(hi - lo, std::log1p(kWarmUpMinShift));
+  if (first >= lo - margin && first <= hi + margin)
+    return {};
+  return "the first repetition's " + num(x[0], "%.4g") + " " + unit + " lies outside the other " +
+         std::to_string(rest.size()) + " (" + num(s.min, "%.4g") + ".." + num(s.max, "%.4g") +
+         ") by more than they vary";
+}
+
+const char *figure_unit(const TestResult &t) { return t.comm ? "us" : merit_unit(t.merit); }
+
+/// Which IMB table a test belongs to: its process count and groups.
+std::string table_of(const TestResult &t) {
+  const auto np = t.params.find("np");
+  return (np == t.params.end() ? std::to_string(t.procs) : np->second) + "/" +
+         std::to_string(t.groups);
+}
+
+void assess_notes(TestResult &t) {
+  t.notes.clear();
+  for (const auto &r : t.reps)
+    if (r.aggregate_time_s > 0 &&
+        r.rank_time_s.max > r.aggregate_time_s * (1 + kOwnAboveAggregate)) {
+      t.notes.push_back("repetition " + std::to_string(r.rep) + ": a rank's own time (" +
+                        num(r.rank_time_s.max, "%.4g") + " s) exceeds the aggregate time (" +
+                        num(r.aggregate_time_s, "%.4g") +
+                        " s) that should contain it: the clocks or the timing are not to be "
+                        "trusted for this repetition");
+      break;
+    }
+  if (t.comm || t.timing_scope != "unit" || t.reps.empty())
+    return;
+  std::vector<double> ratio;
+  for (const auto &r : t.reps)
+    if (r.rank_time_s.max > 0)
+      ratio.push_back(r.aggregate_time_s / r.rank_time_s.max);
+  if (ratio.empty())
+    return;
+  const double median = summarize(ratio).median;
+  if (median > kBarrierShare)
+    t.notes.push_back("the aggregate time is " + num(median) +
+                      "x the longest rank's own time: most of it is the two barriers around "
+                      "each work unit, not the I/O (units too small for TimingScope unit; "
+                      "TimingScope phase times the units back to back as IOR does)");
+}
+
+} // namespace
+
+void add_flag(std::vector<FlagRecord> &flags, Flag flag, const std::string &reason) {
+  for (const auto &f : flags)
+    if (f.flag == flag)
+      return;
+  flags.push_back({flag, reason});
+}
+
+void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run) {
+  t.flags.clear();
+  std::vector<double> x;
+  for (auto &r : t.reps) {
+    r.flags.clear();
+    x.push_back(figure_of(r, t));
+  }
+  t.summary.steadiness = steadiness_of(x);
+  assess_notes(t);
+  if (t.reps.empty())
+    return;
+  const TestConditions &c = t.conditions;
+  const char *unit = figure_unit(t);
+
+  // Per repetition: the page cache, the memory copy rate, the first repetition's warm-up.
+  int cached = 0, beyond = 0;
+  std::string cache_first, copy_first;
+  const double copy = slowest_copy(run);
+  for (auto &r : t.reps) {
+    const std::string why = cache_reason(r, block.cache_mode);
+    if (!why.empty()) {
+      add_flag(r.flags, Flag::PageCache, why);
+      if (cached++ == 0)
+        cache_first = why;
+    }
+    if (copy > 0 && !t.comm && t.merit == Merit::Bandwidth && t.procs > 0 && c.ranks_per_node > 0) {
+      const double per_node = r.bandwidth_MiBps * c.ranks_per_node / t.procs;
+      if (per_node > copy) {
+        const std::string w = num(per_node, "%.0f") + " MiB/s per node exceeds the node's memory " +
+                              "copy rate of " + num(copy, "%.0f") +
+                              " MiB/s: the bytes cannot all have moved";
+        add_flag(r.flags, Flag::MemoryBandwidth, w);
+        if (beyond++ == 0)
+          copy_first = w;
+      }
+    }
+  }
+  const std::string n = std::to_string(t.reps.size());
+  if (cached > 0)
+    add_flag(t.flags, Flag::PageCache,
+             std::to_string(cached) + " of " + n +
+                 " repetitions read from the page cache: " + cache_first);
+  if (beyond > 0)
+    add_flag(t.flags, Flag::MemoryBandwidth,
+             std::to_string(beyond) + " of " + n + " repetitions: " + copy_first);
+  if (const std::string w = warm_up_reason(x, unit); !w.empty()) {
+    add_flag(t.reps.front().flags, Flag::WarmUp, w);
+    add_flag(t.flags, Flag::WarmUp, w);
+  }
+
+  // Over the repetitions.
+  const Steadiness &s = t.summary.steadiness;
+  // ModuleReps auto: its target says how close the median must be; otherwise the CV.
+  if (block.reps_auto) {
+    if (t.reps_stop && *t.reps_stop != RepsStop::Target)
+      add_flag(t.flags, Flag::WideSpread,
+               "after " + n + " repetitions the median's interval is " +
+                   (s.ci_low ? "+-" + percent(s.ci_half_width) : std::string("not yet known")) +
+                   ", not within the target +-" + percent(block.reps_target) + " (stopped at the " +
+                   (*t.reps_stop == RepsStop::TimeCap ? "time cap" : "largest count") + ")");
+  } else if (s.count >= 3 && s.cv > kWideCv) {
+    add_flag(t.flags, Flag::WideSpread,
+             "the repetitions vary by " + percent(s.cv) + " (CV; " + num(s.min_over_median) + ".." +
+                 num(s.max_over_median) + " of the median), more than " + percent(kWideCv));
+  }
+  if (is_bimodal(x))
+    add_flag(t.flags, Flag::Bimodal,
+             "the " + n + " repetitions fall into two groups (" + num(s.min_over_median) + ".." +
+                 num(s.max_over_median) + " of the median) with a gap wider than either");
+
+  // The nodes' conditions.
+  if (c.usable_cores > 0 && c.ranks_per_node > c.usable_cores)
+    add_flag(t.flags, Flag::Oversubscribed,
+             std::to_string(c.ranks_per_node) + " ranks on a node with " +
+                 std::to_string(c.usable_cores) +
+                 " usable cores: the figure measures the scheduler too");
+  if (c.swapped_pages > 0)
+    add_flag(t.flags, Flag::Swapping,
+             "a node swapped " + std::to_string(c.swapped_pages) + " pages during the test");
+  if (c.cpu_wait_fraction > kHeavyCpuWait) {
+    std::string w = "tasks waited for a CPU during " + percent(c.cpu_wait_fraction) +
+                    " of the test on a node (/proc/pressure/cpu)";
+    if (c.usable_cores > 0 && c.ranks_per_node > c.usable_cores)
+      w += ", the oversubscribed ranks among them";
+    add_flag(t.flags, Flag::HeavyLoad, w);
+  } else if (c.cpu_wait_fraction < 0) {
+    for (const auto &h : run.hosts)
+      if (h.conditions.usable_cores > 0 && h.conditions.load_1m > h.conditions.usable_cores) {
+        add_flag(t.flags, Flag::HeavyLoad,
+                 "load average " + num(h.conditions.load_1m) + " before the run on " + h.name +
+                     " with " + std::to_string(h.conditions.usable_cores) + " usable cores");
+        break;
+      }
+  }
+}
+
+std::vector<size_t> assess_first_lengths(ModuleResult &block) {
+  std::vector<size_t> flagged;
+  for (size_t i = 0; i + 1 < block.tests.size(); ++i) {
+    TestResult &first = block.tests[i];
+    const TestResult &next = block.tests[i + 1];
+    const bool starts_table = i == 0 || table_of(block.tests[i - 1]) != table_of(first);
+    if (!first.comm || !next.comm || !first.summary.op || !next.summary.op || !starts_table ||
+        table_of(next) != table_of(first) || next.comm->message_bytes <= first.comm->message_bytes)
+      continue;
+    const double t0 = first.summary.op->t_avg_us, t1 = next.summary.op->t_avg_us;
+    if (t1 > 0 && t0 > kFirstLengthRatio * t1) {
+      const std::string w =
+          "the first message length (" + std::to_string(first.comm->message_bytes) + " B) took " +
+          num(t0, "%.4g") + " us per operation, " + num(t0 / t1) + "x the next length's " +
+          num(t1, "%.4g") + " us: a warm-up the table paid for";
+      add_flag(first.flags, Flag::WarmUp, w);
+      flagged.push_back(i);
+    }
+  }
+  return flagged;
+}
+
+} // namespace pio::harness

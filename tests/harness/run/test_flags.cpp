@@ -1,0 +1,399 @@
+// Numbers that say what they measured (docs/results.md, "Flags"; docs/timing.md, "The page
+// cache"): each flag is raised by a run that provokes it and not by a clean run of the same
+// size; CacheMode drop and direct, ReadShift, ModuleReps auto, and the unit scope's aggregate
+// time holding every rank's own time.
+#include <catch2/catch.hpp>
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "mpi_test.hpp"
+
+using pio::test::all_ranks;
+using pio::test::on_root;
+
+namespace {
+
+std::string block(const std::string &body) { return "<ap_module>\n" + body + "</ap_module>\n"; }
+
+/// The flag names of a test object of the results.
+std::set<std::string> flags_of(const nlohmann::json &flags) {
+  std::set<std::string> out;
+  for (const auto &f : flags)
+    out.insert(f.at("flag").get<std::string>());
+  return out;
+}
+
+const nlohmann::json &first_test(const nlohmann::json &results, size_t block = 0) {
+  return results.at("modules").at(block).at("tests").at(0);
+}
+
+bool has_flag(const nlohmann::json &test, const std::string &name) {
+  return flags_of(test.at("flags")).count(name) != 0;
+}
+
+/// Whether a clean run ran on a quiet node: not flagged heavy_load or oversubscribed. On a
+/// loaded node the repetitions of a clean run may spread, split or start slow for real, and the
+/// flags saying so are right; a clean run's missing flags are checked on a quiet node only.
+bool quiet(const nlohmann::json &test) {
+  if (has_flag(test, "heavy_load") || has_flag(test, "oversubscribed")) {
+    WARN("the node is loaded (" << test.at("flags").dump()
+                                << "): the clean run's spread is not checked");
+    return false;
+  }
+  return true;
+}
+
+/// Every flag object has a known name and a one-line reason.
+bool well_formed(const nlohmann::json &flags) {
+  for (const auto &f : flags) {
+    const std::string reason = f.at("reason").get<std::string>();
+    if (reason.empty() || reason.find('\n') != std::string::npos)
+      return false;
+    if (!pio::flag_named(f.at("flag").get<std::string>()))
+      return false;
+  }
+  return true;
+}
+
+/// Runs with every rank pinned to CPU 0 (then the node has one usable core), or as it is.
+pio::test::Ran run_pinned(const pio::test::TempDir &dir, const std::string &name,
+                          const std::string &text, bool pinned) {
+  cpu_set_t was, one;
+  sched_getaffinity(0, sizeof was, &was);
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  if (pinned)
+    sched_setaffinity(0, sizeof one, &one);
+  auto ran = pio::test::run_config(dir, name, text);
+  sched_setaffinity(0, sizeof was, &was);
+  return ran;
+}
+
+/// The CPUs the ranks of this node may use together (union of their affinity masks).
+int usable_cpus() {
+  cpu_set_t mine, all;
+  sched_getaffinity(0, sizeof mine, &mine);
+  MPI_Allreduce(&mine, &all, static_cast<int>(sizeof mine), MPI_UNSIGNED_CHAR, MPI_BOR,
+                MPI_COMM_WORLD);
+  return CPU_COUNT(&all);
+}
+
+/// Delays rank 0's exit of every error agreement (the barrier B1 before each work unit) while
+/// armed: rank 0 then starts its unit late, as a descheduled root does (PMPI interposition).
+bool delay_root_b1 = false;
+
+} // namespace
+
+extern "C" int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm) {
+  const int rc = PMPI_Allreduce(in, out, count, type, op, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (delay_root_b1 && rank == 0 && count == 1 && type == MPI_INT && op == MPI_MIN)
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  return rc;
+}
+
+TEST_CASE("a read right after its write is flagged page_cache with CacheMode keep, not with "
+          "drop",
+          "[flags][cache]") {
+  // /var/tmp: a disk file system, whose pages CacheMode drop can evict (tmpfs's it cannot).
+  pio::test::TempDir dir("/var/tmp");
+  for (const char *mode : {"keep", "drop"}) {
+    DYNAMIC_SECTION("CacheMode " << mode) {
+      const std::string text = "TestFile " + dir.file("data") + "\nCacheMode " + mode + "\n" +
+                               block("ModuleName \"Simple Strided (read)\"\nBufferSizes 64K\n"
+                                     "WorkUnits 4\nModuleReps 2\nVerify on\n");
+      const auto ran = pio::test::run_config(dir, std::string("cache_") + mode, text);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const auto &t = first_test(ran.results);
+        CHECK(ran.results.at("modules").at(0).at("cache_mode") == mode);
+        CHECK(well_formed(t.at("flags")));
+        for (const auto &r : t.at("reps")) {
+          const auto &cache = r.at("phases").at(0).at("cache");
+          REQUIRE(cache.is_object());
+          // Every rank's 4 units of 64 KiB: the file the nodes read.
+          CHECK(cache.at("range_bytes") == pio::test::size() * 4 * 65536);
+          CHECK(cache.at("dropped") == (std::string(mode) == "drop"));
+          const double resident = cache.at("resident_fraction").get<double>();
+          if (std::string(mode) == "keep") {
+            CHECK(resident > 0.9); // the untimed write of describe_test left it all
+            CHECK(flags_of(r.at("flags")).count("page_cache") == 1);
+          } else {
+            CHECK(resident < 0.1);
+            CHECK(flags_of(r.at("flags")).count("page_cache") == 0);
+          }
+        }
+        CHECK(has_flag(t, "page_cache") == (std::string(mode) == "keep"));
+        return true;
+      }));
+    }
+  }
+}
+
+TEST_CASE("re-read is flagged page_cache whatever is dropped before it", "[flags][cache]") {
+  pio::test::TempDir dir("/var/tmp");
+  const std::string text = "TestFile " + dir.file("data") + "\nCacheMode drop\n" +
+                           block("ModuleName \"Simple Strided (re-read)\"\nBufferSizes 64K\n"
+                                 "WorkUnits 2\n");
+  const auto ran = pio::test::run_config(dir, "reread", text);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &t = first_test(ran.results);
+    CHECK(t.at("reps").at(0).at("phases").at(0).at("cache").at("access") == "re-read");
+    CHECK(has_flag(t, "page_cache"));
+    return true;
+  }));
+}
+
+TEST_CASE("CacheMode direct is refused with the reason where O_DIRECT cannot bypass the cache",
+          "[flags][cache]") {
+  SECTION("tmpfs") {
+    pio::test::TempDir dir("/dev/shm");
+    const std::string text = "TestFile " + dir.file("data") + "\nInterface posix\n" +
+                             block("ModuleName \"Simple Strided (read)\"\nBufferSizes 64K\n"
+                                   "WorkUnits 2\nCacheMode direct\n");
+    const auto ran = pio::test::run_config(dir, "direct_tmpfs", text);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(on_root([&] {
+      // At the CacheMode line (line 7: TestFile, Interface, <ap_module>, three module lines).
+      CHECK_THAT(ran.err, Catch::Contains(dir.file("direct_tmpfs.conf") + ":7: CacheMode direct"));
+      CHECK_THAT(ran.err, Catch::Contains("is on tmpfs"));
+      CHECK_THAT(ran.err, Catch::Contains("CacheMode drop"));
+      return true;
+    }));
+    REQUIRE(all_ranks(!pio::test::exists(dir.file("data"))));
+  }
+  SECTION("MPI-IO") {
+    pio::test::TempDir dir("/var/tmp");
+    const std::string text = "TestFile " + dir.file("data") + "\nCacheMode direct\n" +
+                             block("ModuleName \"Simple Strided (read)\"\nWorkUnits 2\n");
+    const auto ran = pio::test::run_config(dir, "direct_mpiio", text);
+    REQUIRE(all_ranks(ran.exit_code == 2));
+    REQUIRE(on_root([&] {
+      CHECK_THAT(ran.err, Catch::Contains(dir.file("direct_mpiio.conf") + ":2: CacheMode direct"));
+      CHECK_THAT(ran.err, Catch::Contains("Interface mpiio"));
+      return true;
+    }));
+  }
+  SECTION("POSIX on a disk reads past the page cache, unflagged") {
+    pio::test::TempDir dir("/var/tmp");
+    const std::string text = "TestFile " + dir.file("data") + "\nInterface posix\n" +
+                             block("ModuleName \"Simple Strided (read)\"\nBufferSizes 64K\n"
+                                   "WorkUnits 2\nCacheMode direct\nVerify on\n");
+    const auto ran = pio::test::run_config(dir, "direct_disk", text);
+    REQUIRE(all_ranks(ran.exit_code == 0));
+    REQUIRE(on_root([&] {
+      const auto &m = ran.results.at("modules").at(0);
+      CHECK(m.at("interface_settings").at("ODirect") == "on");
+      CHECK(!has_flag(first_test(ran.results), "page_cache"));
+      return true;
+    }));
+  }
+}
+
+TEST_CASE("ReadShift 1 reads the bytes the next rank wrote", "[flags][read_shift]") {
+  for (const bool fpp : {false, true}) {
+    DYNAMIC_SECTION((fpp ? "a file per process" : "one shared file")) {
+      pio::test::TempDir dir;
+      const std::string layout = fpp ? "FilePerProcess on\n" : "";
+      const std::string text =
+          "TestFile " + dir.file("data") + "\n" +
+          block("ModuleName test_neighbour\nLabel w\nMode write\n" + layout) +
+          block("ModuleName test_neighbour\nLabel r\nMode read\nFilesFrom w\nReadShift 1\n"
+                "ExpectFrom 1\n" +
+                layout) +
+          // Unshifted, a rank reads its own bytes (the check of the check).
+          block("ModuleName test_neighbour\nLabel own\nMode read\nFilesFrom w\nExpectFrom 0\n" +
+                layout);
+      const auto ran = pio::test::run_config(dir, "shift", text);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        for (size_t b = 0; b < 3; ++b)
+          CHECK(first_test(ran.results, b).at("error").is_null());
+        CHECK(ran.results.at("modules").at(1).at("read_shift") == 1);
+        return true;
+      }));
+      REQUIRE(all_ranks(!pio::test::exists(dir.file("data")) &&
+                        !pio::test::exists(dir.file("data.0"))));
+    }
+  }
+}
+
+TEST_CASE("ReadShift without FilesFrom is refused at its line", "[flags][read_shift]") {
+  pio::test::TempDir dir;
+  const std::string text = "TestFile " + dir.file("data") + "\n" +
+                           block("ModuleName test_neighbour\nMode read\nReadShift 1\n");
+  const auto ran = pio::test::run_config(dir, "shift_alone", text);
+  REQUIRE(all_ranks(ran.exit_code == 2));
+  REQUIRE(on_root([&] {
+    CHECK_THAT(ran.err, Catch::Contains(dir.file("shift_alone.conf") + ":5: ReadShift 1"));
+    CHECK_THAT(ran.err, Catch::Contains("FilesFrom"));
+    return true;
+  }));
+}
+
+TEST_CASE("more ranks than usable cores are flagged oversubscribed", "[flags][conditions]") {
+  pio::test::TempDir dir;
+  const std::string text = block("ModuleName test_timed_units\nUnitSeconds 0.002\nUnits 2\n");
+  const int cpus = usable_cpus();
+  const auto clean = run_pinned(dir, "free", text, false);
+  const auto pinned = run_pinned(dir, "pinned", text, true); // one core for every rank
+  REQUIRE(all_ranks(clean.exit_code == 0 && pinned.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &p = first_test(pinned.results);
+    CHECK(pinned.results.at("hosts").at(0).at("conditions").at("usable_cores") == 1);
+    CHECK(p.at("conditions").at("ranks_per_node") == pio::test::size());
+    CHECK(has_flag(p, "oversubscribed") == (pio::test::size() > 1));
+    const auto &c = first_test(clean.results);
+    CHECK(clean.results.at("hosts").at(0).at("conditions").at("usable_cores") == cpus);
+    CHECK(has_flag(c, "oversubscribed") == (pio::test::size() > cpus));
+    CHECK(well_formed(p.at("flags")));
+    return true;
+  }));
+}
+
+TEST_CASE("an injected slow first repetition is flagged warm_up", "[flags][steadiness]") {
+  pio::test::TempDir dir;
+  const std::string common = "ModuleName test_timed_units\nUnitSeconds 0.02\nModuleReps 5\n";
+  const auto clean = pio::test::run_config(dir, "steady", block(common));
+  const auto slow = pio::test::run_config(dir, "slow", block(common + "FirstRepSeconds 0.2\n"));
+  REQUIRE(all_ranks(clean.exit_code == 0 && slow.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &s = first_test(slow.results);
+    CHECK(has_flag(s, "warm_up"));
+    CHECK(flags_of(s.at("reps").at(0).at("flags")).count("warm_up") == 1);
+    CHECK(flags_of(s.at("reps").at(1).at("flags")).count("warm_up") == 0);
+    if (quiet(first_test(clean.results)))
+      CHECK(!has_flag(first_test(clean.results), "warm_up"));
+    // The spread and the median's interval are in the summary.
+    const auto &st = first_test(clean.results).at("summary").at("steadiness");
+    CHECK(st.at("count") == 5);
+    CHECK(st.at("median_ci").is_null()); // 5 repetitions give no 95 % interval
+    return true;
+  }));
+}
+
+TEST_CASE("repetitions in two groups are flagged bimodal and wide_spread", "[flags][steadiness]") {
+  pio::test::TempDir dir;
+  // Repetitions of 60 ms and 1.2 s: 20x apart, so that each group stays tight beside the gap
+  // even on a loaded node.
+  const std::string common = "ModuleName test_timed_units\nUnitSeconds 0.02\nModuleReps 6\n";
+  const auto clean = pio::test::run_config(dir, "one", block(common));
+  const auto two = pio::test::run_config(dir, "two", block(common + "RepSeconds 0.02 0.4\n"));
+  REQUIRE(all_ranks(clean.exit_code == 0 && two.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &t = first_test(two.results);
+    CHECK(has_flag(t, "bimodal"));
+    CHECK(has_flag(t, "wide_spread"));
+    const auto &c = first_test(clean.results);
+    if (quiet(c))
+      CHECK(!has_flag(c, "bimodal"));
+    const auto &ci = c.at("summary").at("steadiness").at("median_ci");
+    REQUIRE(ci.is_object()); // 6 repetitions: the smallest and largest, 96.9 %
+    CHECK(ci.at("level").get<double>() == Approx(1 - 2.0 / 64));
+    return true;
+  }));
+}
+
+TEST_CASE("ModuleReps auto stops at its target, or at its time cap with wide_spread",
+          "[flags][steadiness]") {
+  pio::test::TempDir dir;
+  const auto steady = pio::test::run_config(
+      dir, "steady", block("ModuleName test_timed_units\nUnitSeconds 0.02\nModuleReps auto 50%\n"));
+  const auto noisy =
+      pio::test::run_config(dir, "noisy",
+                            block("ModuleName test_timed_units\nUnits 1\nModuleReps auto 1% 0.5\n"
+                                  "RepSeconds 0.005 0.02 0.01 0.04 0.008\n"));
+  REQUIRE(all_ranks(steady.exit_code == 0 && noisy.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &s = first_test(steady.results);
+    CHECK(s.at("reps_stop") == "target");
+    CHECK(s.at("reps").size() >= 6);
+    CHECK(s.at("summary").at("steadiness").at("median_ci").at("half_width").get<double>() <= 0.5);
+    CHECK(!has_flag(s, "wide_spread"));
+    const auto &n = first_test(noisy.results);
+    CHECK(n.at("reps_stop") == "time_cap");
+    CHECK(has_flag(n, "wide_spread"));
+    CHECK(noisy.results.at("modules").at(0).at("reps_auto").at("target").get<double>() ==
+          Approx(0.01));
+    return true;
+  }));
+}
+
+TEST_CASE("bandwidth per node above the node's memory copy rate is flagged memory_bandwidth",
+          "[flags][conditions]") {
+  pio::test::TempDir dir;
+  // 1 TiB in 2 ms: no node copies that fast.
+  const auto beyond = pio::test::run_config(
+      dir, "beyond",
+      block("ModuleName test_timed_units\nUnitSeconds 0.002\nReturnBytes 1099511627776\n"));
+  const auto clean = pio::test::run_config(
+      dir, "clean", block("ModuleName test_timed_units\nUnitSeconds 0.002\nReturnBytes 4096\n"));
+  REQUIRE(all_ranks(beyond.exit_code == 0 && clean.exit_code == 0));
+  REQUIRE(on_root([&] {
+    CHECK(beyond.results.at("hosts").at(0).at("conditions").at("memory_copy_MiBps").get<double>() >
+          0);
+    CHECK(has_flag(first_test(beyond.results), "memory_bandwidth"));
+    CHECK(!has_flag(first_test(clean.results), "memory_bandwidth"));
+    return true;
+  }));
+}
+
+TEST_CASE("CPU burners beside the units are flagged heavy_load where the kernel reports CPU "
+          "pressure",
+          "[flags][conditions]") {
+  std::ifstream psi("/proc/pressure/cpu");
+  pio::test::TempDir dir;
+  // Twice as many spinning threads as the node has CPUs, from every rank together.
+  const int burners = 2 * static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)) / pio::test::size() + 1;
+  const auto busy =
+      pio::test::run_config(dir, "busy",
+                            block("ModuleName test_timed_units\nUnitSeconds 0.2\nBurnThreads " +
+                                  std::to_string(burners) + "\n"));
+  REQUIRE(all_ranks(busy.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &t = first_test(busy.results);
+    if (!psi) { // no pressure stall information: nothing measured, nothing claimed
+      CHECK(t.at("conditions").at("cpu_wait_fraction").is_null());
+      return true;
+    }
+    CHECK(t.at("conditions").at("cpu_wait_fraction").get<double>() > 0.2);
+    CHECK(has_flag(t, "heavy_load"));
+    return true;
+  }));
+}
+
+TEST_CASE("in unit scope a rank's own time never exceeds the aggregate time, even when rank 0 "
+          "starts its units late",
+          "[flags][timing]") {
+  pio::test::TempDir dir;
+  // Rank 0 works 0 s, the others 30 ms; rank 0 leaves each B1 40 ms late.
+  const std::string text =
+      block("ModuleName test_timed_units\nUnitSeconds 0.03\nRootUnitSeconds 0\nUnits 3\n");
+  delay_root_b1 = true;
+  const auto ran = pio::test::run_config(dir, "late_root", text);
+  delay_root_b1 = false;
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &t = first_test(ran.results);
+    const auto &r = t.at("reps").at(0);
+    const double own_max = r.at("rank_time_s").at("max").get<double>();
+    const double aggregate = r.at("aggregate_time_s").get<double>();
+    if (pio::test::size() > 1)
+      CHECK(own_max >= 0.09); // the other ranks' 3 x 30 ms
+    CHECK(own_max <= aggregate);
+    for (const auto &n : t.at("notes"))
+      CHECK_THAT(n.get<std::string>(), !Catch::Contains("exceeds the aggregate"));
+    return true;
+  }));
+}
