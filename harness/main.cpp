@@ -52,6 +52,12 @@ int main(int argc, char **argv) {
       ->excludes(quiet_flag);
   app.add_flag("--check", opt.check_only,
                "check the config, the modules and the files, then stop before any I/O");
+  app.add_option("--tune", opt.tune_values,
+                 "NAME=VALUE: run with this value of the config's Tune NAME (repeatable; what "
+                 "pio-tune passes for a trial; docs/tuning.md)");
+  app.add_option("--tune-space", opt.tune_space_path,
+                 "write the config's search space (its Tune and TuneHook lines, checked) as JSON "
+                 "to this file after the checks (for pio-tune; with --check nothing runs)");
   app.add_flag("--list-modules", list, "list the modules found, their directives and help");
   bool list_backends = false;
   app.add_flag("--list-interfaces", list_backends,

@@ -5,7 +5,7 @@
 #include <sys/vfs.h>
 
 #include "config/config_error.hpp"
-#include "config/text.hpp"
+#include "config/values.hpp"
 
 namespace pio::harness {
 
@@ -15,16 +15,6 @@ namespace {
 std::string directory_of(const std::string &path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-/// The line of `block` that sets harness directive `name` (the last one: global, block, then
-/// swept), or nullptr when it has its default.
-const DirectiveLine *setting_line(const ModuleBlock &block, const std::string &name) {
-  const DirectiveLine *found = nullptr;
-  for (const auto &l : block.harness_lines)
-    if (lower(l.name) == lower(name))
-      found = &l;
-  return found;
 }
 
 } // namespace

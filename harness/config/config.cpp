@@ -94,11 +94,12 @@ struct ParseState {
   }
 
   /// A global directive: each may be written once (or again with the same value), except those
-  /// whose lines add up (ModulePath, Hint); otherwise the last would win in silence, as when a
-  /// composed config Includes others that set their own ResultsFile.
+  /// whose lines add up (ModulePath, Hint, Tune, TuneHook); otherwise the last would win in
+  /// silence, as when a composed config Includes others that set their own ResultsFile.
   void set_global(const HarnessDirective &d, const std::vector<std::string> &args,
                   const std::vector<std::string> &words) {
-    const bool adds_up = d.spec.name == "ModulePath" || d.spec.name == "Hint";
+    const bool adds_up = d.spec.name == "ModulePath" || d.spec.name == "Hint" ||
+                         d.spec.name == "Tune" || d.spec.name == "TuneHook";
     auto &lines = config.global.written[d.spec.name];
     if (!adds_up && !lines.empty() && lines.front().args != args) {
       const std::string first = lines.front().file + ":" + std::to_string(lines.front().line);

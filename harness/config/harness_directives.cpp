@@ -6,6 +6,7 @@
 #include "config/directive_check.hpp"
 #include "config/module_reps.hpp"
 #include "config/process_counts.hpp"
+#include "config/tune_hook.hpp"
 #include "config/values.hpp"
 
 #include <algorithm>
@@ -73,6 +74,47 @@ CacheMode cache_mode_of(const std::string &word) {
 const char *const kT31 = "thesis Table 3.1";
 const char *const kT32 = "thesis Table 3.2";
 const char *const kExt = "extension";
+
+/// The rows of pio-tune's search (Tune, TuneHook) and of shuffled rounds (Rounds). A Tune line is
+/// kept as written; the plan checks its form and values against the tuned directive
+/// (plan/tune_space.hpp), which needs the whole table, this one included.
+std::vector<HarnessDirective> tune_directives() {
+  using S = DirectiveScope;
+  using T = DirectiveType;
+  std::vector<HarnessDirective> t;
+  t.push_back(
+      {{"Tune", T::Texts, "",
+        "a setting pio-tune may vary: <name> <value>... (choices) or <name> <from>..<to> "
+        "[linear] (sizes double, integers on a log scale); <name> is a module directive (in "
+        "its block), Collective, FileView, SyncWrites, Verify, TimingScope, StoneWall, "
+        "Interface, a backend's option, Hint:<key> or Hook:<name> (a value for TuneHook); "
+        "outside a block: every block; each value is checked as the directive checks it; "
+        "ignored by an ordinary run (docs/tuning.md)"},
+       S::Both,
+       "extension",
+       "<name> <value>...",
+       [](GlobalConfig &, const Words &) {},
+       [](BlockDraft &, const Words &, const std::string &, int) {}});
+  t.push_back({{"TuneHook", T::Text, "",
+                "a command pio-tune runs before each trial, {name} replaced by the trial's value "
+                "of Tune <name> (Hook:<name> as {name}), {trial} by its number; its output and "
+                "exit status are kept, and a failing hook fails the trial (repeatable; ignored "
+                "by an ordinary run; docs/tuning.md)"},
+               S::Global,
+               "extension",
+               "\"<command>\"",
+               [](GlobalConfig &, const Words &w) { hook_placeholders(w.at(0)); }});
+  t.push_back({DirectiveSpec{"Rounds", T::Integer, "1",
+                             "run the config's blocks this many times, each round in a new "
+                             "shuffled order, so that drift on a shared machine does not line up "
+                             "with a block's setting; the results keep each block's round and "
+                             "the tools pool its repetitions (docs/configuration.md, \"Rounds\")"}
+                   .between(1, 1000),
+               S::Global, "extension", "<n>", [](GlobalConfig &g, const Words &w) {
+                 g.rounds = static_cast<int>(parse_integer(w[0]));
+               }});
+  return t;
+}
 
 std::vector<HarnessDirective> make_table() {
   using S = DirectiveScope;
@@ -182,7 +224,7 @@ std::vector<HarnessDirective> make_table() {
                 "either way): keep = as the writes left it; drop = flushed and evicted from the "
                 "ranks' file ranges first (fsync + posix_fadvise DONTNEED, untimed); direct = "
                 "O_DIRECT (a backend with capability o_direct, posix, on a file system with direct "
-                 "I/O; refused elsewhere) "
+                "I/O; refused elsewhere) "
                 "(docs/timing.md, \"The page cache\")",
                 cache_mode_words()},
                S::Both,
@@ -389,22 +431,25 @@ std::vector<HarnessDirective> make_table() {
                [](BlockDraft &b, const Words &w, const std::string &file, int line) {
                  set_processes(b, w, file, line);
                }});
-  t.push_back({{"Sweep", T::Texts, "",
-                "run the block once per value (repeatable: every combination); <name> is a "
-                "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-                "StoneWall, CacheMode, Interface, a backend's option, Processes or Hint:<key>; values "
-                "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
-                "range 4K..16M"},
-               S::Block,
-               kExt,
-               "<name> <value>...",
-               nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
-                 check_sweep(w);
-                 if (lower(w[0]) == "processes") // the rank counts: expanded for the run's size
-                   return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
-                 b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
-               }});
+  t.push_back(
+      {{"Sweep", T::Texts, "",
+        "run the block once per value (repeatable: every combination); <name> is a "
+        "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
+        "StoneWall, CacheMode, Interface, a backend's option, Processes or Hint:<key>; values "
+        "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
+        "range 4K..16M"},
+       S::Block,
+       kExt,
+       "<name> <value>...",
+       nullptr,
+       [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+         check_sweep(w);
+         if (lower(w[0]) == "processes") // the rank counts: expanded for the run's size
+           return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
+         b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
+       }});
+  for (auto &d : tune_directives()) // Tune, TuneHook, Rounds
+    t.push_back(std::move(d));
   return t;
 }
 

@@ -51,40 +51,7 @@ Dimension dimension(const DirectiveLine &sweep) {
 
 void apply(ModuleBlock &b, const Dimension &d, const std::string &value) {
   b.swept.emplace_back(d.name, value);
-  switch (d.kind) {
-  case Dimension::Kind::Hint:
-    b.hints[d.key] = hint_value(value);
-    b.harness_lines.push_back(DirectiveLine{"Hint", {d.key, value}, d.line->file, d.line->line});
-    return;
-  case Dimension::Kind::Module:
-    b.module_directives.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
-    return;
-  case Dimension::Kind::Flag:
-    break;
-  }
-  b.harness_lines.push_back(DirectiveLine{d.name, {value}, d.line->file, d.line->line});
-  const std::string n = lower(d.name);
-  if (n == "timingscope" || n == "stonewall" || n == "verify" || n == "cachemode" ||
-      n == "interface") { // as the directive stores them
-    BlockDraft draft;
-    draft.block = std::move(b);
-    find_harness_directive(n)->set_block(draft, {value}, d.line->file, d.line->line);
-    b = std::move(draft.block);
-    if (draft.interface)
-      b.interface = *draft.interface;
-    if (draft.verify)
-      b.verify = *draft.verify;
-    if (draft.cache_mode)
-      b.cache_mode = *draft.cache_mode;
-    return;
-  }
-  const bool on = parse_flag(value);
-  if (n == "collective")
-    b.collective = on;
-  else if (n == "fileview")
-    b.file_view = on;
-  else
-    b.sync_writes = on;
+  set_block_value(b, d.name, value, d.line->file, d.line->line);
 }
 
 std::string where(const DirectiveLine &l) { return l.file + ":" + std::to_string(l.line); }
@@ -116,6 +83,50 @@ std::vector<Dimension> dimensions(const ModuleBlock &block) {
 }
 
 } // namespace
+
+void set_block_value(ModuleBlock &b, const std::string &name, const std::string &value,
+                     const std::string &file, int line) {
+  std::string key;
+  if (hint_target(name, key)) {
+    b.hints[key] = hint_value(value);
+    b.harness_lines.push_back(DirectiveLine{"Hint", {key, value}, file, line});
+    return;
+  }
+  if (!sweepable_flag(name)) { // a module directive: this line replaces the block's own
+    auto &lines = b.module_directives;
+    lines.erase(
+        std::remove_if(lines.begin(), lines.end(),
+                       [&](const DirectiveLine &l) { return lower(l.name) == lower(name); }),
+        lines.end());
+    lines.push_back(DirectiveLine{name, {value}, file, line});
+    return;
+  }
+  const DirectiveSpec &spec = find_harness_directive(name)->spec;
+  const std::string v = check_directive(spec, {value}).at(0);
+  b.harness_lines.push_back(DirectiveLine{spec.name, {v}, file, line});
+  const std::string n = lower(name);
+  if (n == "timingscope" || n == "stonewall" || n == "verify" || n == "cachemode" ||
+      n == "interface") { // as the directive stores them
+    BlockDraft draft;
+    draft.block = std::move(b);
+    find_harness_directive(n)->set_block(draft, {v}, file, line);
+    b = std::move(draft.block);
+    if (draft.interface)
+      b.interface = *draft.interface;
+    if (draft.verify)
+      b.verify = *draft.verify;
+    if (draft.cache_mode)
+      b.cache_mode = *draft.cache_mode;
+    return;
+  }
+  const bool on = parse_flag(v);
+  if (n == "collective")
+    b.collective = on;
+  else if (n == "fileview")
+    b.file_view = on;
+  else
+    b.sync_writes = on;
+}
 
 void expand_sweeps(Config &config) {
   std::vector<ModuleBlock> out;

@@ -18,4 +18,12 @@ namespace pio::harness {
 /// file:line (a directive swept twice, or both set and swept, or too many blocks).
 void expand_sweeps(Config &config);
 
+/// Sets one setting of a block to `value` as a one-value Sweep line at file:line would: a hint
+/// (Hint:<key>), a harness block setting (Collective, Interface ...; checked by its spec) or a
+/// module directive (its earlier lines in the block give way; the module's spec checks it at
+/// file:line when the block is planned). Not recorded in ModuleBlock::swept. Throws pio::Error
+/// for a harness setting's bad value.
+void set_block_value(ModuleBlock &b, const std::string &name, const std::string &value,
+                     const std::string &file, int line);
+
 } // namespace pio::harness

@@ -13,7 +13,8 @@ namespace pio::harness {
 
 const char *const kSweepHint =
     "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-    "StoneWall, CacheMode, Interface, a backend's option (pio-harness --list-interfaces), Processes or "
+    "StoneWall, CacheMode, Interface, a backend's option (pio-harness --list-interfaces), "
+    "Processes or "
     "Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
     "Sweep Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Interface mpiio,posix, "
     "Sweep Processes 1 2 4";
@@ -113,6 +114,14 @@ std::vector<std::string> sweep_values(const std::vector<std::string> &written, b
   if (out.empty())
     throw Error("Sweep without values", kSweepHint);
   return out;
+}
+
+const DirectiveLine *setting_line(const ModuleBlock &block, const std::string &name) {
+  const DirectiveLine *found = nullptr;
+  for (const auto &l : block.harness_lines)
+    if (lower(l.name) == lower(name))
+      found = &l;
+  return found;
 }
 
 } // namespace pio::harness

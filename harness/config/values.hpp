@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "config/config_model.hpp"
 #include "pio/directive.hpp"
 
 namespace pio::harness {
@@ -33,5 +34,9 @@ bool hint_target(const std::string &name, std::string &key);
 /// Verify, TimingScope, StoneWall, CacheMode and Interface; a backend's options are swept as module
 /// directives are, and checked by the plan).
 bool sweepable_flag(const std::string &name);
+
+/// The line of `block` that sets harness directive `name` (the last one: global, block, then
+/// swept), or nullptr when it has its default.
+const DirectiveLine *setting_line(const ModuleBlock &block, const std::string &name);
 
 } // namespace pio::harness

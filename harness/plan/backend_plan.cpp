@@ -195,11 +195,10 @@ std::vector<DirectiveLine> plan_backend(const Config &config,
   }
   // CacheMode direct: the backend's O_DIRECT option on, where it has one.
   if (block.cache_mode == CacheMode::Direct) {
-    const auto direct = std::find_if(backend.options.begin(), backend.options.end(),
-                                     [](const io::BackendOption &o) {
-                                       return o.asks_for == io::Capability::ODirect &&
-                                              o.spec.type == DirectiveType::Flag;
-                                     });
+    const auto direct = std::find_if(
+        backend.options.begin(), backend.options.end(), [](const io::BackendOption &o) {
+          return o.asks_for == io::Capability::ODirect && o.spec.type == DirectiveType::Flag;
+        });
     if (!backend.capabilities.has(io::Capability::ODirect) || direct == backend.options.end()) {
       const DirectiveLine *cm = last_line(block.harness_lines, "CacheMode");
       throw ConfigError(cm ? cm->file : block.file, cm ? cm->line : block.line,

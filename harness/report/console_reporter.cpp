@@ -45,7 +45,7 @@ void ConsoleReporter::run_started(const RunResult &run) {
        << run.test_file << " (" << run.file_system << "), results " << run.results_path << "\n";
 }
 
-void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block, int index,
+void ConsoleReporter::block_started(const RunResult &run, const ModuleResult &block, int index,
                                     int count) {
   out_ << "\n== [" << index + 1 << "/" << count << "] " << block.module;
   std::string base = block.module; // a derived label starts so (block_label.hpp)
@@ -77,6 +77,8 @@ void ConsoleReporter::block_started(const RunResult &, const ModuleResult &block
     out_ << block.reps;
   if (block.cache_mode != CacheMode::Keep)
     out_ << "  CacheMode " << to_string(block.cache_mode);
+  if (run.rounds > 1 && !run.block_rounds.empty()) // Rounds: which round this block run is
+    out_ << "  round " << run.block_rounds.back().round << "/" << run.rounds;
   out_ << "\n";
   // The column header comes with the block's first test, in that test's unit (MiB/s, ops/s).
   header_unit_.clear();

@@ -174,8 +174,7 @@ std::vector<HostInfo> decode(const std::string &text) {
 
 } // namespace
 
-std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file,
-                                   NodePlace *place) {
+std::vector<HostInfo> survey_hosts(MPI_Comm comm, const std::string &test_file, NodePlace *place) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm raw = MPI_COMM_NULL;

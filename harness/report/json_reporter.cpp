@@ -338,8 +338,13 @@ nlohmann::json to_json(const RunResult &run) {
                      {"os", h.os},
                      {"file_system", to_json(h.file_system)},
                      {"conditions", to_json(h.conditions)}});
-  for (const auto &m : run.modules)
-    modules.push_back(to_json(m));
+  for (size_t i = 0; i < run.modules.size(); ++i) {
+    modules.push_back(to_json(run.modules[i]));
+    if (i < run.block_rounds.size()) { // Rounds: the same block once per round (rounds.hpp)
+      modules.back()["round"] = run.block_rounds[i].round;
+      modules.back()["block_index"] = run.block_rounds[i].block;
+    }
+  }
   return {{"schema_version", run.schema_version},
           {"tool", "pio-bench"},
           {"tool_version", run.tool_version},
@@ -371,6 +376,9 @@ nlohmann::json to_json(const RunResult &run) {
                                                        {"partition", run.batch_job->partition}}
                                       : nlohmann::json(nullptr)},
           {"suite_time_s", run.suite_time_s},
+          {"rounds", run.rounds},
+          {"rounds_seed", run.rounds_seed},
+          {"tuned", run.tuned},
           {"status", run.status},
           {"exit_code", run.exit_code},
           {"modules", modules}};

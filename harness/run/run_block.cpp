@@ -87,8 +87,7 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   if (ranks.rank == 0) {
     rs.result.modules.push_back(block_record(plan));
     rs.report([&](Reporter &r) {
-      r.block_started(rs.result, rs.result.modules.back(), block_index,
-                      static_cast<int>(rs.config->modules.size()));
+      r.block_started(rs.result, rs.result.modules.back(), block_index, rs.blocks_scheduled);
     });
   }
   auto record = [&]() -> ModuleResult & { return rs.result.modules.back(); };

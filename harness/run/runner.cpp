@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -17,12 +18,15 @@
 #include "load/catalog.hpp"
 #include "plan/module_plan.hpp"
 #include "plan/suite_time.hpp"
+#include "plan/tune_space.hpp"
 #include "report/progress_estimate.hpp"
 #include "report/provenance.hpp"
 #include "report/results_file.hpp"
+#include "report/tune_space_json.hpp"
 #include "run/consensus.hpp"
 #include "run/default_reporters.hpp"
 #include "run/preflight.hpp"
+#include "run/rounds.hpp"
 #include "run/run.hpp"
 #include "run/run_block.hpp"
 #include "run/run_state.hpp"
@@ -39,6 +43,8 @@ struct Prepared {
   Config config;
   Catalog catalog;
   std::vector<ModulePlan> plans;
+  TuneSpace space;                          ///< the config's Tune lines (tune_space.hpp)
+  std::map<std::string, std::string> tuned; ///< the values --tune set
   std::string results_path;
   bool overwrite = false;
   bool keep = false;
@@ -49,6 +55,24 @@ RunOutcome stop_before_io(const RunOptions &options, const BlockRanks &run, cons
   if (run.rank == 0)
     *options.err << "pio-harness: error: " << f.message << "\n";
   return RunOutcome{2, {}};
+}
+
+/// Says whether this run searched nothing (Tune lines ignored) or ran pio-tune's values.
+void note_tuning(Config &config, const TuneSpace &space,
+                 const std::map<std::string, std::string> &tuned) {
+  if (space.params.empty())
+    return;
+  if (tuned.empty()) {
+    config.notes.push_back("the config declares " + std::to_string(space.params.size()) +
+                           " Tune setting" + (space.params.size() == 1 ? "" : "s") + " (" +
+                           tune_names(space) +
+                           "): this run uses the config's own values (pio-tune searches them)");
+    return;
+  }
+  std::string text;
+  for (const auto &[name, value] : tuned)
+    text += (text.empty() ? "" : ", ") + name + "=" + value;
+  config.notes.push_back("tuned (--tune): " + text);
 }
 
 /// The config read and expanded for the run's size, the module objects found, every block
@@ -98,6 +122,17 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
       if (p.config.modules.empty())
         throw Error(p.config.path + " has no <ap_module> block",
                     "add at least one module block; see docs/configuration.md");
+      p.space = tune_space(p.config, p.plans);
+      if (!options.tune_values.empty()) { // a trial of pio-tune: its values, planned again
+        p.tuned = apply_tune_values(p.config, p.space, options.tune_values,
+                                    [&](const std::string &interface) {
+                                      const io::BackendInfo *b = p.catalog.find_backend(interface);
+                                      return !b || b->capabilities.has(io::Capability::Hints);
+                                    });
+        p.plans = plan_modules(p.config, p.catalog);
+      }
+      check_rounds(p.config, p.plans);
+      note_tuning(p.config, p.space, p.tuned);
     });
   }
   if (auto f = agree(run.comm, err))
@@ -284,15 +319,21 @@ void start_run(RunState &rs, const Prepared &p, double since) {
   fill_config_files(p.config.sources, rs.result);
   rs.result.results_path = p.results_path;
   rs.result.suite_time_s = p.config.global.suite_time;
+  rs.result.tuned = p.tuned;
   rs.report([&](Reporter &r) { r.run_started(rs.result); });
 }
 
-/// Every block in order; a failed block does not stop the others, a module's DirectiveError
-/// does (what was measured is kept). Returns false after such a config error.
-bool run_blocks(RunState &rs, const std::vector<ModulePlan> &plans) {
-  for (size_t i = 0; i < plans.size(); ++i)
-    if (!run_block(rs, plans[i], static_cast<int>(i)))
+/// Every block in the schedule's order (Rounds); a failed block does not stop the others, a
+/// module's DirectiveError does (what was measured is kept). Returns false after such a config
+/// error.
+bool run_blocks(RunState &rs, const std::vector<ModulePlan> &plans,
+                const std::vector<ScheduledBlock> &schedule) {
+  for (size_t k = 0; k < schedule.size(); ++k) {
+    if (rs.run.rank == 0 && rs.result.rounds > 1)
+      rs.result.block_rounds.push_back({schedule[k].round, schedule[k].index}); // before its record
+    if (!run_block(rs, plans[static_cast<size_t>(schedule[k].index)], static_cast<int>(k)))
       return false; // the block's error is on the console already
+  }
   return true;
 }
 
@@ -310,6 +351,15 @@ void record_run_swapping(RunState &rs) {
     for (auto &h : rs.result.hosts)
       if (!h.ranks.empty() && h.ranks.front() < rs.run.size)
         h.conditions.swapped_pages = all[static_cast<size_t>(h.ranks.front())];
+}
+
+/// The live progress's plan in the schedule's order.
+std::vector<PlannedBlock> scheduled(const std::vector<PlannedBlock> &planned,
+                                    const std::vector<ScheduledBlock> &schedule) {
+  std::vector<PlannedBlock> out;
+  for (const auto &s : schedule)
+    out.push_back(planned.at(static_cast<size_t>(s.index)));
+  return out;
 }
 
 /// The exit code, the reporters' run_finished and the typed run (rank 0); every rank returns
@@ -357,15 +407,26 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   std::vector<std::vector<TestSpec>> declared;
   if (auto f = preflight(comm, p.plans, options.check_only, &declared))
     return stop_before_io(options, rs.run, *f);
+  if (!options.tune_space_path.empty()) // for pio-tune: the space as checked just now
+    if (auto f = agree(comm, rs.run.rank != 0 ? std::string() : capture("tune space", [&] {
+                         write_tune_space(options.tune_space_path, p.space, p.config, p.plans);
+                       })))
+      return stop_before_io(options, rs.run, *f);
   if (options.check_only)
     return report_valid(options, rs.run, p, declared);
+  const std::uint64_t seed = p.config.global.rounds > 1 ? agreed_round_seed(comm) : 0;
+  const auto schedule =
+      round_schedule(static_cast<int>(p.plans.size()), p.config.global.rounds, seed);
+  rs.blocks_scheduled = static_cast<int>(schedule.size());
+  rs.result.rounds = p.config.global.rounds;
+  rs.result.rounds_seed = seed;
   if (rs.progress)
-    rs.progress->set_plan(progress_plan(p.plans, declared));
+    rs.progress->set_plan(scheduled(progress_plan(p.plans, declared), schedule));
 
   OwnedFiles files(p.overwrite, p.keep, options.clean_stale);
   rs.files = &files;
   start_run(rs, p, entered);
-  const bool config_error = !run_blocks(rs, p.plans);
+  const bool config_error = !run_blocks(rs, p.plans, schedule);
   rs.release_every_chain(rs.run.comm);
   return finish_run(rs, config_error);
 }

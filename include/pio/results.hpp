@@ -392,6 +392,18 @@ struct RunResult {
   std::string status = "running"; ///< running, complete, failed
   int exit_code = 0;
   std::vector<ModuleResult> modules;
+  /// The values pio-tune gave this run (pio-harness --tune NAME=VALUE), by Tune name; empty for
+  /// a run of the config as written (docs/tuning.md).
+  std::map<std::string, std::string> tuned;
+  int rounds = 1;                ///< Rounds: how many times the blocks ran, each round shuffled
+  std::uint64_t rounds_seed = 0; ///< the seed of the rounds' order (Rounds > 1)
+  /// With Rounds > 1, one per block record (modules[i]): its round and the block's place in the
+  /// config (the order of its first round is shuffled).
+  struct BlockRound {
+    int round = 1; ///< 1 .. rounds
+    int block = 0; ///< the block's index in the config, sweeps expanded
+  };
+  std::vector<BlockRound> block_rounds;
 };
 
 } // namespace pio

@@ -85,15 +85,15 @@ protected:
         f.nx = cells[0], f.ny = cells[1], f.nz = cells[2], f.guard = guard, f.vars = vars;
         f.element = element, f.blocks = blocks, f.spread = spread, f.header = header_offset();
         f.ranks = ctx.size;
-        check_layout(f, work_units());
         std::int64_t total = 0, lo = f.transfer(0), hi = f.transfer(0);
         for (int r = 0; r < ctx.size; ++r) {
           total += f.transfer(r);
           lo = std::min(lo, f.transfer(r));
           hi = std::max(hi, f.transfer(r));
         }
-        PatternTest t{pattern_spec(format_dims(cells) + " b" + std::to_string(blocks),
-                                   (total + ctx.size / 2) / ctx.size),
+        const std::int64_t mean = (total + ctx.size / 2) / ctx.size;
+        check_layout(f, work_units(mean));
+        PatternTest t{pattern_spec(format_dims(cells) + " b" + std::to_string(blocks), mean),
                       std::make_shared<FlashGeometry>(f)};
         auto &p = t.spec.params;
         p["buffer_size_means"] = "transfer amount: mean over ranks of the interior bytes one rank "

@@ -123,7 +123,7 @@ protected:
                              "tiles would overlap: set OuterStride to 0 (dense) or at least " +
                                  format_size(tile));
       // Unit u spans OuterCount outer strides; every strip of every rank lies inside.
-      checked_file_end(s.header, work_units(),
+      checked_file_end(s.header, work_units(size),
                        checked_mul(outer_count, s.outer_stride, "OuterStride",
                                    "OuterCount x OuterStride, one work unit"),
                        "WorkUnits");

@@ -22,6 +22,11 @@ std::vector<DirectiveSpec> pattern_directives(const std::string &work_units,
   return {
       temporal_mode_directive(),
       DirectiveSpec{"WorkUnits", DirectiveType::Integer, work_units, work_units_help}.at_least(1),
+      DirectiveSpec{"BytesPerRank", DirectiveType::Size, "",
+                    "instead of WorkUnits: each test runs as many work units as move this many "
+                    "bytes per rank at its buffer size (rounded up), so that every buffer size of "
+                    "a sweep moves the same volume (docs/configuration.md, \"BytesPerRank\")"}
+          .at_least(1),
       DirectiveSpec{"HeaderOffset", DirectiveType::Size, "0",
                     "bytes skipped at the start of the file before the pattern begins"}
           .at_least(0),
@@ -39,15 +44,24 @@ TestSpec PatternModule::pattern_spec(const std::string &label, std::int64_t buff
   t.label = label;
   t.buffer_size = buffer_size;
   t.header_offset = header_offset_;
-  t.phases.at(0).work_units = work_units_;
+  t.phases.at(0).work_units = work_units(buffer_size);
   t.params["buffer_size"] = std::to_string(buffer_size);
+  if (bytes_per_rank_ > 0)
+    t.params["bytes_per_rank"] = std::to_string(bytes_per_rank_);
   return t;
+}
+
+std::int64_t PatternModule::work_units(std::int64_t unit_bytes) const {
+  if (bytes_per_rank_ <= 0 || unit_bytes <= 0)
+    return work_units_;
+  return bytes_per_rank_ / unit_bytes + (bytes_per_rank_ % unit_bytes != 0 ? 1 : 0);
 }
 
 std::vector<TestSpec> PatternModule::init_module(const ModuleContext &ctx) {
   mode_ = parse_temporal_mode(ctx.settings.text("Mode"));
   // Optional for a pattern whose default is its own (replay: every traced operation).
   work_units_ = ctx.settings.has("WorkUnits") ? ctx.settings.integer("WorkUnits") : 1;
+  bytes_per_rank_ = ctx.settings.has("BytesPerRank") ? ctx.settings.size("BytesPerRank") : 0;
   header_offset_ = ctx.settings.size("HeaderOffset");
   reorder_tasks_ = ctx.settings.has("ReorderTasks") ? ctx.settings.integer("ReorderTasks") : 0;
   layout_trace_ = ctx.settings.has("LayoutTrace") ? ctx.settings.text("LayoutTrace") : "";

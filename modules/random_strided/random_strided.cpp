@@ -152,7 +152,12 @@ protected:
   std::vector<PatternTest> make_tests(const ModuleContext &ctx) override {
     const auto seed = static_cast<std::uint64_t>(ctx.settings.integer("Seed"));
     const bool reseed = ctx.settings.text("Reseed") == "per_repetition";
-    const std::int64_t units = work_units(), header = header_offset();
+    if (bytes_per_rank() > 0) // the bytes of a unit are drawn after its count is known
+      throw DirectiveError("BytesPerRank",
+                           "random strided draws its strips' sizes for a given number of work "
+                           "units: BytesPerRank cannot decide that number",
+                           "set WorkUnits instead (the results record the bytes each test moved)");
+    const std::int64_t units = work_units(0), header = header_offset();
     const int ranks = ctx.size;
     if (checked_mul(units, ranks, "WorkUnits", "WorkUnits x processes strips") > kMaxStrips)
       throw DirectiveError("WorkUnits",

@@ -87,17 +87,17 @@ protected:
     for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
       // P segments of WorkUnits x buffer size bytes after the header.
       checked_file_end(header_offset(), per_process ? 1 : ctx.size,
-                       checked_mul(work_units(), size, "BufferSizes", "one segment"),
+                       checked_mul(work_units(size), size, "BufferSizes", "one segment"),
                        "BufferSizes");
       PatternTest t{pattern_spec(format_size(size), size),
                     std::make_shared<SegmentedGeometry>(a, ctx.size, header_offset(), size,
-                                                        work_units(), per_process)};
+                                                        work_units(size), per_process)};
       if (per_process) {
         t.spec.file = FileUse::FilePerProcess;
         t.spec.params["file_use"] = to_string(t.spec.file);
       }
       t.spec.params["assignment"] = assignment;
-      t.spec.params["segment"] = std::to_string(size * work_units());
+      t.spec.params["segment"] = std::to_string(size * work_units(size));
       tests.push_back(std::move(t));
     }
     return tests;

@@ -67,7 +67,11 @@ protected:
     const bool per_process = writes(mode());
     std::vector<PatternTest> tests;
     for (const std::int64_t size : ctx.settings.sizes("BufferSizes")) {
-      std::int64_t strips = work_units();
+      std::int64_t strips = work_units(size);
+      if (file_size > 0 && bytes_per_rank() > 0)
+        throw DirectiveError("BytesPerRank",
+                             "FileSize and BytesPerRank both decide the number of requests",
+                             "keep one: FileSize (the file's bytes) or BytesPerRank (each rank's)");
       if (file_size > 0) {
         if (file_size % size != 0)
           throw DirectiveError("FileSize",

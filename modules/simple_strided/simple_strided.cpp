@@ -69,7 +69,7 @@ class SimpleStridedModule : public pio::patterns::PatternModule {
                                   "make Stride at least StripSize x processes, or leave it out");
       // Unit u spans strips_per_unit strides; every strip of every rank lies inside.
       const std::int64_t span = checked_mul(buffer / strip, stride, "Stride", "one work unit");
-      pio::patterns::checked_file_end(header_offset(), work_units(), span, "WorkUnits");
+      pio::patterns::checked_file_end(header_offset(), work_units(buffer), span, "WorkUnits");
       pio::patterns::PatternTest t{
           pattern_spec(pio::format_size(buffer), buffer),
           std::make_shared<SimpleStrided>(header_offset(), strip, stride, buffer / strip)};

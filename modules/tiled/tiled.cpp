@@ -154,7 +154,7 @@ protected:
       const std::int64_t frame =
           checked_mul(checked_mul(t.width(), t.height(), "TileSizes", "the dataset's elements"),
                       element, "ElementSize", "one dataset");
-      checked_file_end(t.header, work_units(), frame, "WorkUnits");
+      checked_file_end(t.header, work_units(t.tile_bytes()), frame, "WorkUnits");
       PatternTest p{pattern_spec(format_dims(tile), t.tile_bytes()),
                     std::make_shared<TiledGeometry>(t)};
       p.spec.params["tile"] = format_dims(tile);

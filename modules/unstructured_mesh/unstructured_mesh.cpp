@@ -126,7 +126,7 @@ protected:
                         kValueBytes, "ValuesPerVertex", "one vertex record");
         const std::int64_t rank_bytes =
             checked_mul(vertices, record, "Vertices", "the records of one rank");
-        checked_file_end(m.header, work_units(),
+        checked_file_end(m.header, work_units(vertices * m.record()),
                          checked_mul(rank_bytes, ctx.size, "Vertices", "one mesh"), "WorkUnits");
         PatternTest t{pattern_spec(std::to_string(vertices) + "v" + std::to_string(values),
                                    vertices * m.record()),

@@ -1,8 +1,9 @@
 """The lab's GlusterFS volumes for the tests (tools/pio-fslab, docs/fslab.md): a distributed
-volume on 2 emulated servers mounted on 2 emulated client hosts, once with gluster's default
-caching (`cached`) and once with its caching translators off and the clients' page cache
-bypassed (`uncached`); each up once per session, on its own network, and down at the end
-whatever happened. run.sh decides whether the lab can exist here (ctest reports a skip)."""
+volume on 2 emulated servers, once with gluster's default caching on 2 emulated client hosts
+(`cached`) and once with its caching translators off and the clients' page cache bypassed on one
+client host per rank (`uncached`); each up once per session, on its own network, and down at
+the end whatever happened. run.sh decides whether the lab can exist here (ctest reports a
+skip)."""
 import json
 import os
 import pathlib
@@ -18,14 +19,16 @@ SOURCE = HERE.parents[1]
 sys.path.insert(0, str(SOURCE / "tests" / "support"))
 from cross_host import Run  # noqa: E402
 FSLAB = SOURCE / "tools" / "pio-fslab"
-CLIENTS = 2
+# The most ranks a test runs on the uncached volume: it has a client host for each (see uncached).
+MAX_RANKS = 4
 
 
 class Lab:
     """One configuration up in the lab: its mount point, client hosts and a harness runner."""
 
-    def __init__(self, name, directory, tag, subnet):
+    def __init__(self, name, directory, tag, subnet, clients=2):
         self.name, self.directory, self.tag, self.subnet = name, directory, tag, subnet
+        self.clients = clients
         self.env = dict(os.environ, PIO_FSLAB_DIR=str(directory))
 
     def fslab(self, *args, check=True, timeout=180):
@@ -37,7 +40,7 @@ class Lab:
         return p
 
     def up(self):
-        hosts = ["--clients", str(CLIENTS)] if self.name.startswith("gluster") else []
+        hosts = ["--clients", str(self.clients)] if self.name.startswith("gluster") else []
         return self.fslab("up", self.name, "--net-tag", self.tag, "--subnet", self.subnet,
                           *hosts, check=False)
 
@@ -73,9 +76,10 @@ class Lab:
                         if hosts is None or c["host"] in hosts)
 
     def mpiexec(self, n, hosts_arg=None):
-        """mpiexec across the client hosts, n ranks in blocks (hydra's launcher hook)."""
+        """mpiexec across the client hosts, n ranks in blocks (hydra's launcher hook): one per
+        host where there are n hosts or more."""
         info = self.status["meta"]["info"]
-        hosts_arg = hosts_arg or self.hosts_arg(-(-n // CLIENTS))
+        hosts_arg = hosts_arg or self.hosts_arg(-(-n // self.clients))
         return ["mpiexec", "-iface", info["bridge"], "-launcher", "ssh", "-launcher-exec",
                 str(FSLAB), "-hosts", hosts_arg, "-n", str(n),
                 "-genv", "MPIR_CVAR_POLLS_BEFORE_YIELD", "1", "-genv", "HWLOC_COMPONENTS",
@@ -123,8 +127,8 @@ class Harness:
         return self._run(self._command(mpiexec, test_dir, conf_text), env, timeout)
 
 
-def _lab(request, tmp_path_factory, name, tag, subnet):
-    lab = Lab(name, tmp_path_factory.mktemp("fslab"), tag, subnet)
+def _lab(request, tmp_path_factory, name, tag, subnet, clients=2):
+    lab = Lab(name, tmp_path_factory.mktemp("fslab"), tag, subnet, clients)
     up = lab.up()
     if up.returncode != 0:
         lab.down()
@@ -146,8 +150,14 @@ def cached(request, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def uncached(request, tmp_path_factory):
-    """gluster-dist-nocache: caching translators off, clients with direct-io-mode=enable."""
-    return _lab(request, tmp_path_factory, "gluster-dist-nocache", "fsltu", "10.79.2")
+    """gluster-dist-nocache: caching translators off, clients with direct-io-mode=enable, a
+    client host for each rank. One rank per client host, because GlusterFS 10.3 keeps its
+    promise of no page cache only there: a process that opens a file on the client where
+    another still holds the file's creating fd gets the kernel page cache, which other clients'
+    writes do not reach, and ROMIO's rank 0 holds its create while the other ranks open
+    (docs/fslab.md, "What the lab found"; test_coherence.py)."""
+    return _lab(request, tmp_path_factory, "gluster-dist-nocache", "fsltu", "10.79.2",
+                clients=MAX_RANKS)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from the first client host reads the record through its own mount, refuses the f
 the host, and removes it with --clean-stale only when the record proves it (device, inode)."""
 from cross_host import group_files_config, kill_ranks_once_open
 
-# g1 is claimed by rank 2, on the second client host (ranks in blocks of 2).
+# g1 is claimed by rank 2, on the second client host (ranks in blocks of 2 on the first two).
 HANGING = group_files_config(hang=True)
 CLEAN = group_files_config(hang=False)
 
@@ -15,8 +15,10 @@ def crash_on_second_host(lab, harness, tmp_path):
     g1 = test_dir / "lab.testfile.g1"
     record = test_dir / "lab.testfile.g1.pio-owner"
     second = lab.client_hosts[1]
-    out = kill_ranks_once_open(harness.command(lab, 4, HANGING, test_dir=test_dir), tmp_path,
-                               g1, lab.holder(second)["net_ns"], env=lab.env, wait=90)
+    two = lab.hosts_arg(2, hosts=lab.client_hosts[:2])
+    cmd = harness.command(lab, 4, HANGING, test_dir=test_dir, hosts_arg=two)
+    out = kill_ranks_once_open(cmd, tmp_path, g1, lab.holder(second)["net_ns"], env=lab.env,
+                               wait=90)
     assert g1.exists() and record.exists(), out  # the leftovers, seen through another mount
     assert second in record.read_text()
     return test_dir, g1, record

@@ -1,7 +1,8 @@
 """The thesis's pattern pictures (pio-bench thesis Figs. 4.1-4.9): bandwidth against buffer size,
 one line per temporal mode and per swept setting, the median over repetitions with the min-max
-range as error bars, one figure per pattern module."""
-from . import plotkit, results
+range as error bars, one figure per pattern module; a sweep of one buffer size is drawn as its
+ranking instead (sweep_rank), one row per setting."""
+from . import plotkit, results, sweep_rank
 
 # Settings that are the plot's axes or its sampling, never a line of their own.
 AXES = {"Mode", "BufferSizes", "ModuleReps", "WorkUnits", "ModuleName", "Label"}
@@ -102,6 +103,11 @@ def figures(module, runs):
         common = common or shared
     if not any(lines for _, lines in per_run):
         return []
+    if len(per_run) == 1 and len(per_run[0][1]) >= 3 and \
+            all(len(pts) == 1 for pts in per_run[0][1].values()):
+        # A sweep of one buffer size: lines of one point each would stack at one x; the
+        # decision view draws one row per setting instead.
+        return sweep_rank.figures(sweep_rank.rank_blocks([runs[0][1]]))
     fig, (ax,) = plotkit.new_figure(1, width=11.5, height=5.0)
     sizes = set()
     names = list(dict.fromkeys(n for _, lines in per_run for n in lines))

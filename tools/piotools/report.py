@@ -349,8 +349,9 @@ def first_screen(doc, res, baselines):
     return "".join(out)
 
 
-def render(doc, baselines=()):
-    """The page as one string."""
+def render(doc, baselines=(), sections=()):
+    """The page as one string; `sections` (HTML, e.g. tune_report.section) come before the
+    run's facts."""
     title = f"pio-bench run {doc.get('date', '')} on {results.system_label(doc)}"
     out = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
            f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>",
@@ -369,6 +370,7 @@ def render(doc, baselines=()):
     if baselines:
         out.append(f'<section id="compare"><h2>Compared with the baseline</h2>{compared}'
                    "</section>")
+    out.extend(sections)
     out.append('<section id="run"><h2>The run</h2>' + table(["", "value"], run_info(doc)) +
                f"<details><summary>config as read ({esc(doc.get('config_path'))})</summary>"
                f"<pre>{esc(doc.get('config_text'))}</pre></details></section>")

@@ -1,6 +1,7 @@
 """Loading results documents (docs/results.md) and naming their tests so that two runs can be
 matched: a test is identified by its block label, its test label and its parameters, never by
 its position or the config line it came from."""
+import copy
 import json
 import os
 
@@ -28,6 +29,46 @@ def load(path):
         raise ResultsError(f"{path}: schema_version {doc.get('schema_version')} is not supported "
                            f"(this tool reads {', '.join(map(str, SUPPORTED_SCHEMAS))})")
     doc["_path"] = path
+    return merge_rounds(doc)
+
+
+def merge_rounds(doc):
+    """A run with Rounds N (docs/configuration.md, "Rounds") records each block once per round;
+    the tools read one block per label whose tests hold every round's repetitions (each with
+    its `round`), in the config's order (`block_index`). The records as written stay in
+    doc["_rounds_raw"]."""
+    blocks = doc.get("modules") or []
+    if not any("round" in b for b in blocks):
+        return doc
+    merged, at = [], {}
+    for b in blocks:
+        label = b.get("label") or b.get("module", "")
+        if label not in at:
+            first = copy.deepcopy(b)
+            first["rounds"] = []
+            for t in first.get("tests") or []:
+                t["reps"] = []
+                t.pop("summary", None)  # over one round only: the tools use the reps
+            at[label] = first
+            merged.append(first)
+        m = at[label]
+        m["rounds"].append(b.get("round"))
+        m["error"] = m.get("error") or b.get("error")
+        tests = {(t.get("label"), params_text(t.get("params"))): t for t in m.get("tests") or []}
+        for t in b.get("tests") or []:
+            key = (t.get("label"), params_text(t.get("params")))
+            if key not in tests:  # a test only a later round reached
+                tests[key] = dict(t, reps=[])
+                tests[key].pop("summary", None)
+                m.setdefault("tests", []).append(tests[key])
+            into = tests[key]
+            into["error"] = into.get("error") or t.get("error")
+            into["reps"] += [dict(r, round=b.get("round")) for r in t.get("reps") or []]
+    merged.sort(key=lambda m: next(b.get("block_index", 0) for b in blocks
+                                   if (b.get("label") or b.get("module", "")) ==
+                                   (m.get("label") or m.get("module", ""))))
+    doc["_rounds_raw"] = blocks
+    doc["modules"] = merged
     return doc
 
 

@@ -39,6 +39,7 @@ struct PatternTest {
 
 /// The directives the engine reads for every pattern, declared once here: Mode (default write;
 /// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1),
+/// BytesPerRank (default none: the units of a test move this many bytes per rank instead),
 /// HeaderOffset (default 0), ReorderTasks (default 0: off) and LayoutTrace (default none: the
 /// engine writes every test's extents per rank and unit, docs/patterns.md). A pattern module
 /// lists these first and appends its own.
@@ -73,12 +74,16 @@ protected:
   virtual std::vector<PatternTest> make_tests(const ModuleContext &ctx) = 0;
   /// The temporal mode of this module block (valid in make_tests).
   TemporalMode mode() const { return mode_; }
-  /// WorkUnits of this module block (valid in make_tests).
-  std::int64_t work_units() const { return work_units_; }
+  /// The work units of a test whose unit moves `unit_bytes` per rank (valid in make_tests):
+  /// WorkUnits, or with BytesPerRank set, BytesPerRank / unit_bytes rounded up.
+  std::int64_t work_units(std::int64_t unit_bytes) const;
+  /// BytesPerRank of this module block (0: not set; valid in make_tests).
+  std::int64_t bytes_per_rank() const { return bytes_per_rank_; }
   /// HeaderOffset of this module block (valid in make_tests).
   std::int64_t header_offset() const { return header_offset_; }
   /// A one-phase count-driven TestSpec with label, buffer size, header offset and work units
-  /// set; buffer_size is recorded in params (init_module adds mode, work units, header offset).
+  /// (work_units(buffer_size)) set; buffer_size is recorded in params, and BytesPerRank when
+  /// set (init_module adds mode, work units, header offset).
   TestSpec pattern_spec(const std::string &label, std::int64_t buffer_size) const;
 
 private:
@@ -91,6 +96,7 @@ private:
   void check_viewable(const ModuleContext &ctx) const;
   TemporalMode mode_ = TemporalMode::Write;
   std::int64_t work_units_ = 1;
+  std::int64_t bytes_per_rank_ = 0; // BytesPerRank, 0 = not set
   std::int64_t header_offset_ = 0;
   std::int64_t reorder_tasks_ = 0;
   std::string layout_trace_;       // LayoutTrace path, empty = off

@@ -246,7 +246,7 @@ RunResult sample_run() {
   run.mpi_standard = "4.0";
   run.processes = 4;
   run.hosts = {
-      HostInfo{"node1", {0, 1, 2, 3}, 8LL << 30, 4, "cpu", "Linux 6.1 x86_64", "Debian", {}}};
+      HostInfo{"node1", {0, 1, 2, 3}, 8LL << 30, 4, "cpu", "Linux 6.1 x86_64", "Debian", {}, {}}};
   run.test_file = "/scratch/pio/testfile";
   run.file_system = "lustre";
   run.config_path = "site.conf";

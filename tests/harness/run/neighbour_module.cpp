@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pio/io/interface.hpp"
 #include "pio/pio.hpp"
 
 namespace {
@@ -33,19 +34,21 @@ public:
   }
   void describe_test(pio::TestContext &t) override {
     offset_ = t.spec().file == pio::FileUse::Shared ? static_cast<MPI_Offset>(t.rank) * kBlock : 0;
-    file_ = t.file;
+    io_ = t.io;
   }
   std::int64_t work_unit(pio::UnitContext &) override {
     std::vector<unsigned char> buf(kBlock, static_cast<unsigned char>(read_ ? 0 : world_rank_ + 1));
-    if (!read_) {
-      pio::mpi_check(
-          MPI_File_write_at(file_, offset_, buf.data(), kBlock, MPI_BYTE, MPI_STATUS_IGNORE),
-          "MPI_File_write_at");
+    pio::io::Transfer t; // one block at its explicit offset, through the block's Interface
+    t.direction = read_ ? pio::io::Direction::Read : pio::io::Direction::Write;
+    t.buffer = buf.data();
+    t.count = kBlock;
+    t.offset = offset_;
+    const pio::io::Extent at{offset_, kBlock};
+    t.extents = &at;
+    t.extent_count = 1;
+    io_->run(t);
+    if (!read_)
       return kBlock;
-    }
-    pio::mpi_check(
-        MPI_File_read_at(file_, offset_, buf.data(), kBlock, MPI_BYTE, MPI_STATUS_IGNORE),
-        "MPI_File_read_at");
     const int expected = (world_rank_ + expect_from_) % world_size_;
     for (unsigned char b : buf)
       if (b != expected + 1)
@@ -59,7 +62,7 @@ private:
   bool read_ = false;
   int expect_from_ = 0, world_rank_ = 0, world_size_ = 1;
   MPI_Offset offset_ = 0;
-  MPI_File file_ = MPI_FILE_NULL;
+  pio::io::Interface *io_ = nullptr;
 };
 
 pio::ModuleInfo neighbour_info() {
