@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what pio-bench needs to build and test on Debian 12 (Debian packages only).
 # chromium and python3-websocket: the browser test of pio-report's page (tests/tools).
+# python3-pytest-xdist: the tools' tests on two workers (tests/tools).
 # python3-optuna: pio-tune's search (docs/tuning.md); python3-sklearn: Optuna's parameter importances.
 # libhdf5-mpich-dev: parallel HDF5 built for this MPICH (the hdf5 I/O interface, pio::io).
 # liburing-dev: the io_uring backend (backends/io_uring; without it that backend is not built).
@@ -16,8 +17,9 @@ SUDO=""
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   g++ cmake make pkg-config mpich libmpich-dev libdotconf-dev libboost-dev \
-  libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev libhdf5-mpich-dev liburing-dev python3 \
-  python3-numpy python3-scipy python3-matplotlib python3-pytest python3-optuna python3-sklearn \
+  libboost-filesystem-dev catch2 nlohmann-json3-dev libcli11-dev libhdf5-mpich-dev liburing-dev \
+  python3 python3-numpy python3-scipy python3-matplotlib python3-pytest python3-pytest-xdist \
+  python3-optuna python3-sklearn \
   chromium python3-websocket iproute2 util-linux strace time slurmctld slurmd slurm-client munge \
   >/dev/null
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds pio-bench and runs every test (Catch2 under mpiexec -n 1, 2, 4, each with a timeout),
+# Builds pio-bench and runs every test (Catch2 under mpiexec -n 1 and 2, and 4 where 4 ranks
+# test what 2 cannot: tests/CMakeLists.txt; each with a timeout),
 # including the pattern author's example built against the installed tree.
 set -e
 cd "$(dirname "$0")/.."

@@ -55,13 +55,20 @@ void run_and_check(const TempDir &dir, const std::string &name, const std::strin
                    const std::function<std::string(const nlohmann::json &results)> &check,
                    bool keep_files = true);
 
-/// Runs `modes` x {ind, coll} x {view, no view}; checks image(mode, r or -1) per (shared) file.
+/// The modes run_all_modes runs of `modes`: all of them at 1 and 2 ranks. At more ranks only the
+/// layout is new (each mode's own logic is the same at every rank count and checked at 1 and 2
+/// ranks), so "write" and "read" of them, or the first when neither is: between them they make
+/// every kind of transfer the other modes make, through every I/O flavour.
+std::vector<std::string> modes_at_this_size(const std::vector<std::string> &modes);
+
+/// Runs modes_at_this_size(modes) x {ind, coll} x {view, no view}; checks image(mode, r or -1)
+/// per (shared) file.
 void run_all_modes(const std::string &module, const std::string &directives,
                    const std::function<bool(const std::string &mode)> &per_process,
                    const std::function<Image(const std::string &mode, int file_rank)> &image,
                    const std::vector<std::string> &modes = temporal_modes());
 
-/// run_all_modes in every temporal mode with one shared file whose image is `img`.
+/// run_all_modes in the temporal modes with one shared file whose image is `img`.
 void run_all_modes(const std::string &module, const std::string &directives, const Image &img);
 
 /// Runs a one-block config whose first directive line (`directives` starts with it) breaks a

@@ -5,6 +5,7 @@ labels that do not overlap. The documents under data/plots/ are real runs on thi
 PingPong/Allreduce/Bcast/Sendrecv/Barrier at 4 ranks (NpMin 1: 1, 2 and 4 processes),
 imb-multi.json the same with Multi 1, beff.json b_eff at 4 ranks, beff_io.json b_eff_io with
 Partitions 2 4, commtest.json COMMTEST at 2 ranks, tuning.json docs/examples/tuning-sweep.conf."""
+import functools
 import math
 import os
 import re
@@ -30,9 +31,19 @@ def doc(name):
     return results.load(os.path.join(PLOTS, name + ".json"))
 
 
+@functools.lru_cache(maxsize=None)
+def recorded(*names):
+    """plots.figures of the recorded documents `names`, made once per session: the tests only
+    read the figures (drawing them changes no artist), and making every figure of a document
+    for each test took most of this file's time."""
+    return tuple(plots.figures([doc(n) for n in names]))
+
+
 def figure(docs, name):
-    """The figure called `name` among the figures of `docs`."""
-    found = {n: f for n, f, _ in plots.figures(docs)}
+    """The figure called `name` among the figures of `docs`: documents, or the names of
+    recorded ones (their figures made once, by recorded())."""
+    made = recorded(*docs) if all(isinstance(d, str) for d in docs) else plots.figures(docs)
+    found = {n: f for n, f, _ in made}
     assert name in found, sorted(found)
     return found[name]
 
@@ -57,7 +68,7 @@ def log2s(xs):
 
 
 def test_patterns_one_line_per_mode_and_collective_setting():
-    fig = figure([doc("quick")], "simple_strided")
+    fig = figure(["quick"], "simple_strided")
     ax = fig.axes[0]
     lines = series(ax)
     assert set(lines) == {"write, Collective off", "read, Collective off",
@@ -77,7 +88,7 @@ def test_patterns_one_line_per_mode_and_collective_setting():
 
 
 def test_patterns_sweep_names_settings_as_the_config_writes_them():
-    fig = figure([doc("tuning")], "simple_strided")
+    fig = figure(["tuning"], "simple_strided")
     lines = series(fig.axes[0])
     assert len(lines) == 12
     # The mode every line shares is said once, in the title.
@@ -108,9 +119,9 @@ def test_patterns_never_join_two_process_counts():
 
 def test_beff_io_a_panel_per_method_a_line_per_pattern_type():
     d = doc("beff_io")
-    names = [n for n, _, fam in plots.figures([d]) if fam == "beff_io"]
+    names = [n for n, _, fam in recorded("beff_io") if fam == "beff_io"]
     assert names == ["beff_io-P2", "beff_io-P4"]  # partitions as separate files
-    fig = figure([d], "beff_io-P4")
+    fig = figure(["beff_io"], "beff_io-P4")
     assert [ax.get_title() for ax in fig.axes] == ["write", "rewrite", "read"]
     types = [f"type {i} ({n})" for i, n in enumerate(
         ["scatter", "shared", "separate", "segmented", "seg-coll"])]
@@ -135,7 +146,7 @@ def test_beff_io_a_panel_per_method_a_line_per_pattern_type():
 
 def test_beff_against_message_length_with_lmax_and_table1():
     d = doc("beff")
-    fig = figure([d], "beff")
+    fig = figure(["beff"], "beff")
     ax = fig.axes[0]
     lines = series(ax)
     assert set(lines) == {"b_eff", "ring patterns", "random patterns"}
@@ -158,7 +169,7 @@ def test_beff_against_message_length_with_lmax_and_table1():
                                            ("imb_sendrecv", 2), ("imb_pingpong", 2)])
 def test_imb_a_line_per_process_count_throughput_only_where_reported(module, panels):
     d = doc("imb")
-    fig = figure([d], module)
+    fig = figure(["imb"], module)
     assert len(fig.axes) == panels
     lines = series(fig.axes[0])
     blocks = [b for b in d["modules"] if b["module"] == module]
@@ -180,7 +191,7 @@ def test_imb_a_line_per_process_count_throughput_only_where_reported(module, pan
 
 
 def test_imb_multi_a_line_per_group():
-    fig = figure([doc("imb-multi")], "imb_allreduce")
+    fig = figure(["imb-multi"], "imb_allreduce")
     names = set(series(fig.axes[0]))
     assert {"2 processes, group 0 (Multi)", "2 processes, group 1 (Multi)",
             "4 processes"} <= names
@@ -188,7 +199,7 @@ def test_imb_multi_a_line_per_group():
 
 
 def test_imb_single_length_kernel_is_a_bar_per_process_count():
-    fig = figure([doc("imb")], "imb_barrier")
+    fig = figure(["imb"], "imb_barrier")
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["1 process", "2 processes",
                                                            "4 processes"]
@@ -198,7 +209,7 @@ def test_imb_single_length_kernel_is_a_bar_per_process_count():
 
 def test_commtest_time_against_count_with_the_model():
     d = doc("commtest")
-    fig = figure([d], "commtest")
+    fig = figure(["commtest"], "commtest")
     stats, _ = results.figure_table(d["modules"][0], "statistics")
     times, _ = results.figure_table(d["modules"][0], "times")
     ax = fig.axes[0]
@@ -223,7 +234,7 @@ def test_commtest_time_against_count_with_the_model():
 
 def test_compare_overlays_both_runs_and_draws_the_change():
     a, b = doc("quick"), doc("quick2")
-    fig = figure([a, b], "simple_strided")
+    fig = figure(["quick", "quick2"], "simple_strided")
     lines = series(fig.axes[0])
     assert "A: write, Collective on" in lines and "B: write, Collective on" in lines
     ca = [c for c in fig.axes[0].containers if c.get_label() == "A: write, Collective on"][0]
@@ -239,10 +250,12 @@ def test_compare_overlays_both_runs_and_draws_the_change():
 @pytest.mark.parametrize("name", ["quick", "imb", "imb-multi", "beff", "beff_io", "commtest",
                                   "tuning"])
 def test_every_figure_has_units_no_zero_series_and_readable_ticks(name):
-    figs = plots.figures([doc(name)])
+    figs = recorded(name)
     assert figs
     for fname, fig, _ in figs:
         where = f"{name}:{fname}"
+        fig.canvas.draw()  # once per figure: every axes' tick labels are read from this draw
+        renderer = fig.canvas.get_renderer()
         for ax in fig.axes:
             if not ax.axison:
                 continue  # b_eff's Table 1
@@ -252,7 +265,8 @@ def test_every_figure_has_units_no_zero_series_and_readable_ticks(name):
             for label, (xs, ys) in series(ax).items():
                 assert xs and plotkit.positive(ys), (where, label)
             for axis in ("x", "y"):
-                assert not plotkit.overlapping(plotkit.tick_boxes(fig, ax, axis)), (where, axis)
+                boxes = plotkit.tick_boxes(fig, ax, axis, renderer)
+                assert not plotkit.overlapping(boxes), (where, axis)
         assert any(ax.axison and ax.get_ylabel() for ax in fig.axes) or \
             fig.axes[0].get_yticklabels(), where
         plt.close(fig)

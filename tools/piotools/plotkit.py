@@ -60,10 +60,12 @@ def legend_beside(ax, title=None, fontsize=8):
                      loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
 
 
-def tick_boxes(fig, ax, axis="x"):
-    """Window extents of the visible, non-empty tick labels of one axis (after a draw)."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+def tick_boxes(fig, ax, axis="x", renderer=None):
+    """Window extents of the visible, non-empty tick labels of one axis: after a draw of `fig`
+    (made here unless `renderer` is that of a draw the caller made of the figure as it is)."""
+    if renderer is None:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
     labels = ax.get_xticklabels() if axis == "x" else ax.get_yticklabels()
     return [t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()]
 

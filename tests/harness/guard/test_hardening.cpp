@@ -548,9 +548,10 @@ TEST_CASE("a file named <TestFile>.pio-owner that is not an owner record is neve
   }
 }
 
+// 4 ranks: the ranks that agree with each other are a range (ranks 0-2) only at 4 ranks.
 TEST_CASE("ranks that disagree on a test's work units are stopped before its first unit, "
           "naming ranks and counts",
-          "[hardening]") {
+          "[hardening][4ranks]") {
   pio::test::TempDir dir;
   const int last = pio::test::size() - 1;
   // StepTimeout 120: waiting for it instead would fail the test by its own ctest timeout.
@@ -628,13 +629,14 @@ TEST_CASE("the watchdog takes a module's progress inside one long step for life,
   // One step far longer than StepTimeout, with no heartbeat of the harness's in it: only the
   // module's beats (ModuleContext::beat) keep the watchdog from ending the process (exit 3).
   pio::harness::heartbeat("work_unit");
-  pio::harness::Watchdog watchdog(3.0, pio::test::rank());
+  // StepTimeout 1.5 s (the watchdog looks every 0.2 s), the step 4 s: beyond it more than twice.
+  pio::harness::Watchdog watchdog(1.5, pio::test::rank());
   pio::ModuleContext ctx;
   ctx.progress = pio::harness::module_progress();
-  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(4);
   while (std::chrono::steady_clock::now() < end) {
     ctx.beat();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  REQUIRE(all_ranks(true)); // alive after 8 s of one step with StepTimeout 3
+  REQUIRE(all_ranks(true)); // alive after 4 s of one step with StepTimeout 1.5
 }

@@ -17,7 +17,10 @@ std::string faulty_then_null(const pio::test::TempDir &dir, const std::string &m
 }
 } // namespace
 
-TEST_CASE("a failure on one rank in any of the seven methods reaches every rank", "[errors]") {
+// 4 ranks: ranks 1 and 2 are neither the failing (last) rank nor rank 0, and must still learn of
+// the failure.
+TEST_CASE("a failure on one rank in any of the seven methods reaches every rank",
+          "[errors][4ranks]") {
   const char *methods[] = {"init_module",     "describe_test", "before_work_unit", "work_unit",
                            "after_work_unit", "cleanup_test",  "cleanup_module"};
   for (const char *method : methods) {

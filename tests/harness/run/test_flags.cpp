@@ -201,7 +201,8 @@ TEST_CASE("CacheMode direct is refused with the reason where O_DIRECT cannot byp
   }
 }
 
-TEST_CASE("ReadShift 1 reads the bytes the next rank wrote", "[flags][read_shift]") {
+// 4 ranks: the next rank is (r + 1) mod P; at 2 ranks it is also the previous one.
+TEST_CASE("ReadShift 1 reads the bytes the next rank wrote", "[flags][read_shift][4ranks]") {
   for (const bool fpp : {false, true}) {
     DYNAMIC_SECTION((fpp ? "a file per process" : "one shared file")) {
       pio::test::TempDir dir;
@@ -242,7 +243,9 @@ TEST_CASE("ReadShift without FilesFrom is refused at its line", "[flags][read_sh
   }));
 }
 
-TEST_CASE("more ranks than usable cores are flagged oversubscribed", "[flags][conditions]") {
+// 4 ranks: on CI's 2 cores only 4 ranks are more ranks than cores without pinning.
+TEST_CASE("more ranks than usable cores are flagged oversubscribed",
+          "[flags][conditions][4ranks]") {
   pio::test::TempDir dir;
   const std::string text = block("ModuleName test_timed_units\nUnitSeconds 0.002\nUnits 2\n");
   const int cpus = usable_cpus();

@@ -142,8 +142,9 @@ TEST_CASE("a test gets a file exactly when its FileUse asks for one", "[groups]"
   }));
 }
 
+// 4 ranks: groups of two ranks, twice, exist only at 4 ranks.
 TEST_CASE("the test context's all communicator is every rank of every group of the test",
-          "[groups]") {
+          "[groups][4ranks]") {
   const int n = pio::test::size();
   struct Case {
     int group_size, groups;

@@ -62,7 +62,8 @@ std::string config(const pio::test::TempDir &dir, const std::string &mode, bool 
 
 } // namespace
 
-TEST_CASE("simple strided writes the byte-exact layout of Fig. 3.5", "[simple_strided]") {
+// 4 ranks: rank r's strip sits at r x strip in a stripe of P strips (and a gap).
+TEST_CASE("simple strided writes the byte-exact layout of Fig. 3.5", "[simple_strided][4ranks]") {
   const int n = pio::test::size();
   const Layout layouts[] = {
       {0, 1024, 1024 * n, 3, 1},       // one strip per unit, no gaps

@@ -84,8 +84,10 @@ TEST_CASE(
   CHECK(rec.list().empty());
 }
 
+// 4 ranks: the 3-rank communicator (not a power of two) and ranks with empty lists between others
+// exist only at 4 ranks.
 TEST_CASE("union_length over a communicator: every rank gets the union of all ranks' lists",
-          "[unit_intervals]") {
+          "[unit_intervals][4ranks]") {
   const int n = pio::test::size(), r = pio::test::rank();
   std::vector<IntervalList> all;
   for (int k = 0; k < n; ++k)

@@ -93,7 +93,10 @@ TEST_CASE("b_eff runs every pattern and method and its figure follows §4", "[be
   }));
 }
 
-TEST_CASE("the additional patterns run on their ranks and are reported, not averaged", "[beff]") {
+// 4 ranks: the 2x2 grids (x, y and all) and ping-pong on 2 of 4 ranks, the others idle, exist only
+// at 4 ranks.
+TEST_CASE("the additional patterns run on their ranks and are reported, not averaged",
+          "[beff][4ranks]") {
   const int n = pio::test::size();
   pio::test::TempDir dir;
   const auto ran = pio::test::run_config(dir, "extra", block("20", "Methods sendrecv\n"));

@@ -144,7 +144,8 @@ TEST_CASE("the cache-invalidated way sweeps twice the CacheSize directive", "[co
   }));
 }
 
-TEST_CASE("pairings 0-2 and 0-2 with 1-3 at once", "[commtest]") {
+// 4 ranks: the pairings need 3 and 4 ranks; below, the clear failure is checked.
+TEST_CASE("pairings 0-2 and 0-2 with 1-3 at once", "[commtest][4ranks]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   const auto ran = pio::test::run_config(
@@ -196,7 +197,8 @@ TEST_CASE("pairings 0-2 and 0-2 with 1-3 at once", "[commtest]") {
   }));
 }
 
-TEST_CASE("Pairings auto: 0-1, and with four processes 0-2 and 0-2+1-3", "[commtest]") {
+// 4 ranks: auto adds 0-2 and 0-2+1-3 with four processes.
+TEST_CASE("Pairings auto: 0-1, and with four processes 0-2 and 0-2+1-3", "[commtest][4ranks]") {
   if (pio::test::size() < 2)
     return;
   pio::test::TempDir dir;

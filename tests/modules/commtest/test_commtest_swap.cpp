@@ -40,7 +40,9 @@ int partner_world(MPI_Comm pair) {
 
 } // namespace
 
-TEST_CASE("every protocol and variant delivers every message in order", "[commtest][swap]") {
+// 4 ranks: the pairs 0-2 and 1-3 swap at the same time.
+TEST_CASE("every protocol and variant delivers every message in order",
+          "[commtest][swap][4ranks]") {
   if (pio::test::size() < 2)
     return; // a SWAP needs a pair; the harness test covers the clear failure at one rank
   pio::Comm pair = pair_comm();

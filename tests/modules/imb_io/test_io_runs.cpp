@@ -72,8 +72,10 @@ std::string common_file_ok(const Benchmark &b, const std::vector<std::uint8_t> &
 
 } // namespace
 
+// 4 ranks: the guide's layouts interleave or order 4 ranks' blocks; ranks 2 and 3 sit where 2 ranks
+// never reach.
 TEST_CASE("every write benchmark leaves the guide's layout in the file, byte for byte",
-          "[imb_io]") {
+          "[imb_io][4ranks]") {
   pio::test::TempDir dir;
   const int np = pio::test::size();
   std::string conf;
@@ -291,9 +293,10 @@ TEST_CASE("the run-time limit cuts IMB-IO's n_sample and the file still starts w
   }));
 }
 
+// 4 ranks: two groups of two ranks, each with its own file, exist only at 4 ranks.
 TEST_CASE("Multi 1: each group writes its own file (.g<k>), byte for byte, and every group's row "
           "is printed",
-          "[imb_io]") {
+          "[imb_io][4ranks]") {
   const int np = pio::test::size();
   if (np < 2)
     return; // one rank makes one group

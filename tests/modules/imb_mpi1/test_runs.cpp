@@ -79,7 +79,8 @@ TEST_CASE("PingPong needs two processes", "[imb]") {
   }));
 }
 
-TEST_CASE("NpMin 1 runs on 1, 2, 4, ... ranks; Multi runs world / np groups", "[imb]") {
+// 4 ranks: the series 1, 2, 4 with idle ranks and Multi's two pairs at once exist only at 4 ranks.
+TEST_CASE("NpMin 1 runs on 1, 2, 4, ... ranks; Multi runs world / np groups", "[imb][4ranks]") {
   pio::test::TempDir dir;
   const int p = pio::test::size();
   std::string conf =

@@ -130,8 +130,10 @@ std::int64_t make(io::Interface &seam, io::Transfer t, MPI_Request *req,
 
 } // namespace
 
+// 4 ranks: through the shared file pointer rank r's bytes follow those of every rank before it, of
+// other lengths.
 TEST_CASE("every MPI-IO transfer through the seam moves the expected bytes with its call",
-          "[io][seam]") {
+          "[io][seam][4ranks]") {
   setenv("PIO_TEST_TMPDIR", "/dev/shm", 0);
   pio::test::TempDir dir;
   const int rank = pio::test::rank(), size = pio::test::size();

@@ -152,7 +152,9 @@ TEST_CASE("find stats only the files whose name matches, and counts every entry"
   REQUIRE(all_ranks(ok));
 }
 
-TEST_CASE("gather_paths hands every rank all ranks' paths in rank order", "[metadata]") {
+// 4 ranks: ranks 2 and 3 give 2 and 3 paths: the only run where each rank's place in the gathered
+// list follows others' lists of several lengths.
+TEST_CASE("gather_paths hands every rank all ranks' paths in rank order", "[metadata][4ranks]") {
   const int n = pio::test::size(), me = pio::test::rank();
   // Rank r gives r paths (rank 0 none), of different lengths.
   std::vector<std::string> mine;
@@ -169,9 +171,10 @@ TEST_CASE("gather_paths hands every rank all ranks' paths in rank order", "[meta
   REQUIRE(all_ranks(pio::metadata::gather_paths(MPI_COMM_WORLD, {}).empty()));
 }
 
+// 4 ranks: the directories are shared among 4 readers.
 TEST_CASE("the shared find reads each directory on one rank and counts exactly, easy, hard "
           "and both trees",
-          "[metadata]") {
+          "[metadata][4ranks]") {
   using pio::metadata::Layout;
   pio::test::TempDir dir;
   pio::metadata::FindRule rule;

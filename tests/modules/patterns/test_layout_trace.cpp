@@ -86,9 +86,10 @@ std::string tiles() { return size() == 4 ? "2x2" : std::to_string(size()) + "x1"
 
 } // namespace
 
+// 4 ranks: tiled runs on the 2x2 grid, simple strided's stripe holds 4 strips.
 TEST_CASE("layout trace: simple_strided and tiled trace the thesis's extents, exactly the "
           "bytes they write",
-          "[layout_trace]") {
+          "[layout_trace][4ranks]") {
   TempDir dir;
   for (const char *mode : {"write", "read"}) {
     INFO(mode);

@@ -1,10 +1,11 @@
 // Tests of the nested strided, random strided, sequential and segmented pattern modules
 // (thesis §3.4.1 Figs. 3.6-3.9, temporal modes §3.4.2).
 //
-// Every module runs in all five temporal modes, independent and collective, with and without a
-// file view, with Verify on and KeepFiles on; afterwards the file image is compared byte for
-// byte against an independent computation of who owns which byte, written here from the
-// thesis definitions (mostly as the inverse map offset -> owner), not with the modules' code.
+// Every module runs in all five temporal modes (at 4 ranks write and read: modes_at_this_size),
+// independent and collective, with and without a file view, with Verify on and KeepFiles on;
+// afterwards the file image is compared byte for byte against an independent computation of who
+// owns which byte, written here from the thesis definitions (mostly as the inverse map offset ->
+// owner), not with the modules' code.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -97,7 +98,9 @@ Image segmented_image(const std::string &assignment, std::int64_t header, std::i
 
 } // namespace
 
-TEST_CASE("nested strided: every temporal mode, image byte-exact", "[patterns_a][nested]") {
+// 4 ranks: rank r's strips sit at r x strip in every row; ranks 2 and 3 are where two ranks never
+// reach.
+TEST_CASE("nested strided: every temporal mode, image byte-exact", "[patterns_a][nested][4ranks]") {
   // 1K per rank per unit = 2 tiles x 4 strips of 128 bytes; strips 1K apart, tiles 5K apart
   // (gaps between ranks' columns for P < 8 and between tiles), 2 units, 100-byte header.
   // ROMIO's data sieving and its two-phase collective buffers fill gaps beyond the end of file
@@ -120,7 +123,8 @@ TEST_CASE("nested strided: every temporal mode, image byte-exact", "[patterns_a]
       });
 }
 
-TEST_CASE("nested strided: dense defaults and the thesis title", "[patterns_a][nested]") {
+// 4 ranks: the default InnerStride is P x strip.
+TEST_CASE("nested strided: dense defaults and the thesis title", "[patterns_a][nested][4ranks]") {
   TempDir dir;
   const std::string d = "  BufferSizes 768\n  InnerCount 3\n  OuterCount 2\n  WorkUnits 3\n";
   Block b{"Nested Strided (re-write)", "re-write", true, true, d, dir.file("dense")};
@@ -144,7 +148,9 @@ TEST_CASE("nested strided: bad directives are clear errors", "[patterns_a][neste
   expect_failure("nested_strided", "  BufferSizes -1K\n", "-1K");
 }
 
-TEST_CASE("random strided: every temporal mode, image byte-exact", "[patterns_a][random]") {
+// 4 ranks: each cycle draws a strip for ranks 0 .. P-1 in turn, and rank r's offset sums the strips
+// of every rank before it (at 2 ranks, of one).
+TEST_CASE("random strided: every temporal mode, image byte-exact", "[patterns_a][random][4ranks]") {
   double mean = 0;
   const auto owners = random_owners(7, 100, 300, 64, 3, &mean);
   const Image img{static_cast<std::int64_t>(owners.size()),
@@ -155,7 +161,8 @@ TEST_CASE("random strided: every temporal mode, image byte-exact", "[patterns_a]
                 img);
 }
 
-TEST_CASE("random strided: seed and mean strip size are reported", "[patterns_a][random]") {
+// 4 ranks: the mean strip is over WorkUnits x P strips.
+TEST_CASE("random strided: seed and mean strip size are reported", "[patterns_a][random][4ranks]") {
   TempDir dir;
   const std::string d = "  StripBounds 1K-2K 2K-4K\n  Seed 42\n  WorkUnits 4\n";
   Block b{"random_strided", "write", false, true, d, dir.file("rs")};
@@ -293,7 +300,8 @@ TEST_CASE("sequential: bad directives are clear errors", "[patterns_a][sequentia
   expect_limit_error("sequential", "  BufferSizes 1K 0\n", "BufferSizes");
 }
 
-TEST_CASE("segmented: every temporal mode, image byte-exact", "[patterns_a][segmented]") {
+// 4 ranks: reverse gives rank r segment P-1-r (at 2 ranks a swap).
+TEST_CASE("segmented: every temporal mode, image byte-exact", "[patterns_a][segmented][4ranks]") {
   const Image img = segmented_image("reverse", 10, 512, 3);
   run_all_modes("segmented",
                 "  BufferSizes 512\n  WorkUnits 3\n  HeaderOffset 10\n"
@@ -301,7 +309,8 @@ TEST_CASE("segmented: every temporal mode, image byte-exact", "[patterns_a][segm
                 img);
 }
 
-TEST_CASE("segmented: rank and rotate assignments", "[patterns_a][segmented]") {
+// 4 ranks: rotate differs from reverse only at 3 ranks or more.
+TEST_CASE("segmented: rank and rotate assignments", "[patterns_a][segmented][4ranks]") {
   for (const char *assignment : {"rank", "rotate"}) {
     TempDir dir;
     const std::string d =
@@ -317,7 +326,9 @@ TEST_CASE("segmented: rank and rotate assignments", "[patterns_a][segmented]") {
 // ReorderTasks k (IOR -C): in the modes that read, rank (r + k) mod P prepares, with its own
 // stamps, the bytes rank r reads, so every verified read (Verify on) checks another rank's data;
 // write and re-write are unchanged. At one process (or k a multiple of P) it is a no-op.
-TEST_CASE("ReorderTasks: every rank reads data another rank wrote", "[patterns_a][reorder]") {
+// 4 ranks: the shift is (r + k) mod P; at 2 ranks k = 3 is k = 1, and r + k is r - k.
+TEST_CASE("ReorderTasks: every rank reads data another rank wrote",
+          "[patterns_a][reorder][4ranks]") {
   for (const int k : {1, 3}) {
     INFO("ReorderTasks " << k);
     // Every mode with a shift of 1; a shift of 3 (1 at two ranks) in read only.

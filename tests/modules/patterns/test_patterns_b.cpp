@@ -1,11 +1,12 @@
 // Tests of the tiled, FLASH-IO and unstructured mesh pattern modules (thesis §3.4.1,
 // Figs. 3.10-3.12; temporal modes §3.4.2; results §4.2.7-4.2.9).
 //
-// Every module runs in all five temporal modes, independent and collective, with and without a
-// file view, with Verify on and KeepFiles on; afterwards the file image is compared byte for
-// byte against owners.hpp, an independent computation (offset -> owning rank) written from the
-// thesis definitions, not with the modules' geometry code. The FLASH-IO memory datatype is
-// checked against the kernel's unk(nvar, x, y, z, block) addressing.
+// Every module runs in all five temporal modes (at 4 ranks write and read: modes_at_this_size),
+// independent and collective, with and without a file view, with Verify on and KeepFiles on;
+// afterwards the file image is compared byte for byte against owners.hpp, an independent
+// computation (offset -> owning rank) written from the thesis definitions, not with the modules'
+// geometry code. The FLASH-IO memory datatype is checked against the kernel's unk(nvar, x, y, z,
+// block) addressing.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -32,7 +33,8 @@ void grid(std::int64_t *tiles_x, std::int64_t *tiles_y) {
 
 // --- tiled (Fig. 3.10) ---------------------------------------------------------------------------
 
-TEST_CASE("tiled: every temporal mode, image byte-exact", "[patterns_b][tiled]") {
+// 4 ranks: the tile grid is 2x2, the only grid with tiles above and beside each other.
+TEST_CASE("tiled: every temporal mode, image byte-exact", "[patterns_b][tiled][4ranks]") {
   std::int64_t tx = 0, ty = 0;
   grid(&tx, &ty);
   // Tiles of 5x3 elements of 4 bytes (rows of 20 bytes, not aligned to anything), 2 datasets
@@ -43,7 +45,8 @@ TEST_CASE("tiled: every temporal mode, image byte-exact", "[patterns_b][tiled]")
   run_all_modes("tiled", d, tiled_image(100, 2, tx, ty, 5, 3, 4));
 }
 
-TEST_CASE("tiled: a sweep of tile sizes and the auto grid", "[patterns_b][tiled]") {
+// 4 ranks: MPI_Dims_create makes the 2x2 grid.
+TEST_CASE("tiled: a sweep of tile sizes and the auto grid", "[patterns_b][tiled][4ranks]") {
   TempDir dir;
   Block b{"tiled", "write", true, true, "  TileSizes 4 8x2\n  ElementSize 8\n", dir.file("t")};
   run_and_check(dir, "one", config_text(dir, {b}), [&](const nlohmann::json &results) {
@@ -60,7 +63,8 @@ TEST_CASE("tiled: a sweep of tile sizes and the auto grid", "[patterns_b][tiled]
   });
 }
 
-TEST_CASE("tiled: overlapping tiles are read", "[patterns_b][tiled]") {
+// 4 ranks: only the 2x2 grid has neighbours in y to overlap.
+TEST_CASE("tiled: overlapping tiles are read", "[patterns_b][tiled][4ranks]") {
   for (const char *mode : {"read", "re-read"}) {
     TempDir dir;
     Block b{"tiled", mode, true, true, "  TileSizes 6x4\n  Overlap 2x1\n", dir.file("o")};
@@ -73,7 +77,9 @@ TEST_CASE("tiled: overlapping tiles are read", "[patterns_b][tiled]") {
 // mpi-tile-io sets the x and y overlaps independently: 1x0, 0x1 and 0x0 are valid. The file the
 // read modes prepare is checked byte for byte; elements two tiles share were prepared by both
 // ranks and are not checked (which rank wrote them last is unspecified).
-TEST_CASE("tiled: overlap in x only or in y only, image byte-exact", "[patterns_b][tiled]") {
+// 4 ranks: only the 2x2 grid has neighbours in both x and y.
+TEST_CASE("tiled: overlap in x only or in y only, image byte-exact",
+          "[patterns_b][tiled][4ranks]") {
   std::int64_t gx = 0, gy = 0;
   grid(&gx, &gy);
   for (const auto &overlap : std::vector<std::vector<std::int64_t>>{{1, 0}, {0, 1}, {0, 0}}) {
@@ -120,7 +126,8 @@ TEST_CASE("tiled: bad directives are clear errors", "[patterns_b][tiled]") {
 
 // --- FLASH-IO (Figs. 3.11-3.12) ------------------------------------------------------------------
 
-TEST_CASE("flash_io: every temporal mode, image byte-exact", "[patterns_b][flash]") {
+// 4 ranks: rank r holds 2 + r mod 3 blocks: rank 2 the most, rank 3 wrapping to 2.
+TEST_CASE("flash_io: every temporal mode, image byte-exact", "[patterns_b][flash][4ranks]") {
   // 4x3x2-cell blocks (C = 24), 1 guard cell, 3 variables, 2 + rank mod 3 blocks, 2 checkpoints
   // after a 64-byte header.
   run_all_modes("flash_io",
@@ -129,7 +136,8 @@ TEST_CASE("flash_io: every temporal mode, image byte-exact", "[patterns_b][flash
                 flash_image(64, 2, 2, 3, 24, 3, 8, size()));
 }
 
-TEST_CASE("flash_io: the transfer amount is reported", "[patterns_b][flash]") {
+// 4 ranks: the minimum, maximum and mean over 2 + r mod 3 blocks differ from 2 ranks'.
+TEST_CASE("flash_io: the transfer amount is reported", "[patterns_b][flash][4ranks]") {
   TempDir dir;
   const std::string d = "  BlockSizes 2\n  Blocks 1 3\n  GuardCells 2\n  Variables 2\n";
   Block b{"flash_io", "write", false, true, d, dir.file("f")};
@@ -153,8 +161,9 @@ TEST_CASE("flash_io: the transfer amount is reported", "[patterns_b][flash]") {
   });
 }
 
+// 4 ranks: rank 2 holds the most blocks (2 + r mod 3).
 TEST_CASE("flash_io: the memory datatype is unk(nvar, x, y, z, block) without guard cells",
-          "[patterns_b][flash]") {
+          "[patterns_b][flash][4ranks]") {
   // Fig. 3.11 / the FLASH-IO kernel's Fortran array: variable fastest, then x, y, z with g guard
   // cells on each side, then the block. Every memory element holds its own unk index; packing
   // with the memory type must yield the interior elements in file order v, b, z, y, x.
@@ -194,15 +203,17 @@ TEST_CASE("flash_io: bad directives are clear errors", "[patterns_b][flash]") {
 
 // --- unstructured mesh (§3.4.1) ------------------------------------------------------------------
 
+// 4 ranks: 7 vertices split 2, 2, 2, 1: unequal shares after equal ones.
 TEST_CASE("unstructured_mesh: segmented, every temporal mode, image byte-exact",
-          "[patterns_b][mesh]") {
+          "[patterns_b][mesh][4ranks]") {
   run_all_modes("unstructured_mesh",
                 "  Vertices 7\n  ValuesPerVertex 2\n  WorkUnits 2\n  HeaderOffset 10\n",
                 mesh_image(false, 10, 2, 7, 2, 1, size()));
 }
 
+// 4 ranks: chunks of 3 vertices go round 4 ranks, the last round short.
 TEST_CASE("unstructured_mesh: strided, every temporal mode, image byte-exact",
-          "[patterns_b][mesh]") {
+          "[patterns_b][mesh][4ranks]") {
   // Chunks of 3 vertices: 7 = 3 + 3 + a last round of 1-vertex chunks.
   run_all_modes("unstructured_mesh",
                 "  Vertices 7\n  ValuesPerVertex 2\n  Placement strided\n  ChunkVertices 3\n"

@@ -37,8 +37,9 @@ private:
 
 } // namespace
 
+// 4 ranks: ranks 1 and 2 are neither the failing (last) rank nor rank 0, which acts for the others.
 TEST_CASE("a write of the read file failing on one rank fails that rank's describe_test alone",
-          "[patterns][failure]") {
+          "[patterns][failure][4ranks]") {
   const int rank = pio::test::rank(), size = pio::test::size();
   pio::test::TempDir dir;
   for (const std::string mode : {"read", "re-read", "read-modify-write"}) {

@@ -154,7 +154,8 @@ std::string check_layouts(const TempDir &dir, const std::string &layout, const s
   return problem;
 }
 
-TEST_CASE("a DXT trace of 4 ranks replays byte-exact on any process count", "[replay]") {
+// 4 ranks: the exact mapping of the trace's 4 ranks onto 4 processes exists only here.
+TEST_CASE("a DXT trace of 4 ranks replays byte-exact on any process count", "[replay][4ranks]") {
   TempDir dir;
   const auto ops = trace_ops(12);
   write_text(dir.file("app.dxt"), dxt_text(ops, "/scratch/app/out.dat"));

@@ -21,7 +21,10 @@ std::vector<int> counts_up_to(int n) {
 }
 } // namespace
 
-TEST_CASE("Sweep Processes runs one block per count on the first k ranks", "[sweep][processes]") {
+// 4 ranks: a block on the first 2 of 4 ranks (a communicator of 2 with 2 idle ranks) exists only at
+// 4.
+TEST_CASE("Sweep Processes runs one block per count on the first k ranks",
+          "[sweep][processes][4ranks]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   // The null block sleeps on its last rank: the idle ranks wait that long at the block's end.
@@ -74,7 +77,9 @@ TEST_CASE("Sweep Processes runs one block per count on the first k ranks", "[swe
   }));
 }
 
-TEST_CASE("a module in a Processes block sees the block's communicator", "[sweep][processes]") {
+// 4 ranks: 1..all is 1, 2 and 4: a block on 2 of 4 ranks exists only at 4.
+TEST_CASE("a module in a Processes block sees the block's communicator",
+          "[sweep][processes][4ranks]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   // DelayRank 1 is a rank of a block of 2 and not of a block of 1: init_module checks it
@@ -105,8 +110,9 @@ TEST_CASE("a module in a Processes block sees the block's communicator", "[sweep
   }));
 }
 
+// 4 ranks: the 2-rank file written by 2 of 4 ranks exists only at 4.
 TEST_CASE("a pattern on the first k ranks writes the k-rank file, byte for byte",
-          "[sweep][processes]") {
+          "[sweep][processes][4ranks]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   const auto counts = counts_up_to(n);
