@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "config_stop.hpp"
 #include "layout_checks.hpp"
 #include "mpi_test.hpp"
 #include "pattern_checks.hpp"
@@ -22,23 +23,6 @@ namespace {
 
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
-}
-
-/// Runs config text that must stop at pre-flight with exit 2 on every rank, rank 0 naming
-/// `where` (e.g. "bad.conf:7: Hint romio_cb_write applies") and `also`; nothing is created.
-void expect_config_stop(const std::string &config, const std::string &where,
-                        const std::string &also) {
-  TempDir dir;
-  std::string text = config;
-  for (size_t at; (at = text.find("@DIR@")) != std::string::npos;)
-    text.replace(at, 5, dir.path());
-  const auto ran = run_config(dir, "bad", text, false);
-  INFO(text << "\nexpected exit 2 at " << where << " with " << also << "\nstderr: " << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 2));
-  REQUIRE(all_ranks(rank() != 0 || (ran.err.rfind("pio-harness: error: config: ", 0) == 0 &&
-                                    contains(ran.err, "/" + where) && contains(ran.err, also))));
-  REQUIRE(all_ranks(ran.results.is_null() && !exists(dir.file("bad.json")) &&
-                    !exists(dir.file("t")) && !exists(dir.file("t.0"))));
 }
 
 /// A simple_strided block's lines (its TestFile @DIR@/t), then `extra`.

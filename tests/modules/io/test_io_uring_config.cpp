@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "config_stop.hpp"
 #include "mpi_test.hpp"
 #include "pattern_checks.hpp"
 
@@ -24,25 +25,6 @@ namespace {
 
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
-}
-
-/// Runs config text that must stop at pre-flight with exit 2 on every rank, rank 0 naming
-/// `where` (bad.conf:N: ...) and `also`; nothing is created.
-void expect_config_stop(const std::string &config, const std::string &where,
-                        const std::string &also) {
-  TempDir dir;
-  TempDir shm("/dev/shm");
-  std::string text = config;
-  for (size_t at; (at = text.find("@DIR@")) != std::string::npos;)
-    text.replace(at, 5, dir.path());
-  for (size_t at; (at = text.find("@SHM@")) != std::string::npos;)
-    text.replace(at, 5, shm.path());
-  const auto ran = run_config(dir, "bad", text, false);
-  INFO(text << "\nexpected exit 2 at " << where << " with " << also << "\nstderr: " << ran.err);
-  REQUIRE(all_ranks(ran.exit_code == 2));
-  REQUIRE(all_ranks(rank() != 0 || (contains(ran.err, "/" + where) && contains(ran.err, also))));
-  REQUIRE(all_ranks(ran.results.is_null() && !exists(dir.file("t")) && !exists(dir.file("t.0")) &&
-                    !exists(shm.file("t.0"))));
 }
 
 /// A random_offsets block's lines writing `file` (a file per rank), then `extra`.
