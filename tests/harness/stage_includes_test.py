@@ -2,7 +2,7 @@
 """Every include of the house runs down (docs/architecture.md). The floors, lowest first:
 include/ (what a module or a backend sees), then backends/ and modules/ (each backend and each
 module family in its own folder, the families linking the shared libraries modules/patterns and
-modules/imb_core), then harness/, whose stages include only the stages below them: guard, config,
+modules/imb_core, the backends backends/posix_common), then harness/, whose stages include only the stages below them: guard, config,
 load, plan, report, run. Nothing includes a file of a higher floor or of a sibling's folder, the
 harness includes no public header whose code lives in modules/ or backends/, no two files include
 each other, and nothing includes through ../. Usage: stage_includes_test.py
@@ -13,6 +13,7 @@ import sys
 
 RANK = {"guard": 1, "config": 2, "load": 3, "plan": 4, "report": 5, "run": 6}
 SHARED_MODULE_LIBRARIES = ("patterns", "imb_core")
+SHARED_BACKEND_LIBRARIES = ("posix_common",)
 TOPS = ("include", "backends", "modules", "harness")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -48,9 +49,10 @@ def problem(root, f, target):
     if top == "include":
         return f"includes {target.relative_to(root)}: include/ sees only include/"
     if top == "backends":
-        if ttop == "backends" and tsub == sub:
+        if ttop == "backends" and (tsub == sub or tsub in SHARED_BACKEND_LIBRARIES):
             return ""
-        return f"includes {target.relative_to(root)}: a backend sees include/ and its own folder"
+        return (f"includes {target.relative_to(root)}: a backend sees include/, its own folder "
+                "and the shared libraries " + ", ".join(SHARED_BACKEND_LIBRARIES))
     if top == "modules":
         if ttop == "modules" and (tsub == sub or tsub in SHARED_MODULE_LIBRARIES):
             return ""

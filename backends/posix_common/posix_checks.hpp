@@ -1,5 +1,5 @@
 #pragma once
-// What the backends that move bytes with POSIX file descriptors share (posix; io_uring links
+// What the backends that move bytes with POSIX file descriptors share (posix and io_uring link
 // it): open(2) flags from MPI-IO's amode, O_DIRECT's refusals and alignment, a transfer's bytes
 // checked against its extents, the fixes for failed calls, and a descriptor closed on
 // destruction. Private to the backends; tests link it.
