@@ -127,6 +127,7 @@ std::vector<std::string> CsvReporter::header() const {
   h.insert(h.end(), params_.begin(), params_.end());
   h.insert(h.end(), hints_.begin(), hints_.end());
   h.insert(h.end(), kMeasureColumns.begin(), kMeasureColumns.end());
+  h.insert(h.end(), latency_.begin(), latency_.end());
   return h;
 }
 
@@ -173,6 +174,21 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
         row["cache_resident_fraction"] = number(static_cast<double>(p.cache->resident_bytes) /
                                                 static_cast<double>(p.cache->range_bytes));
         break;
+      }
+    for (const auto &p : rep.phases) // per-operation latencies (a backend with QueueDepth)
+      if (p.latency) {
+        const auto put = [&](const std::string &stat, const std::string &value) {
+          const std::string column = "clat:" + p.label + ":" + stat;
+          add_column(latency_, column);
+          row[column] = value;
+        };
+        put("count", std::to_string(p.latency->count));
+        put("min_us", number(p.latency->min_us));
+        put("mean_us", number(p.latency->mean_us));
+        put("max_us", number(p.latency->max_us));
+        for (size_t i = 0; i < p.latency->percentiles_us.size(); ++i)
+          put(latency_percentile_name(kLatencyPercentiles[i]) + "_us",
+              number(p.latency->percentiles_us[i]));
       }
     row["rep"] = std::to_string(rep.rep);
     row["units"] = std::to_string(rep.units);

@@ -54,8 +54,9 @@ private:
 
   ResultsFile file_;
   SaveSchedule schedule_;
-  std::vector<std::string> params_; ///< parameter columns, in order of first appearance
-  std::vector<std::string> hints_;  ///< "hint:<key>" columns, in order of first appearance
+  std::vector<std::string> params_;  ///< parameter columns, in order of first appearance
+  std::vector<std::string> hints_;   ///< "hint:<key>" columns, in order of first appearance
+  std::vector<std::string> latency_; ///< "clat:<phase>:<stat>" columns, after the measurements
   std::vector<Row> rows_;
   std::vector<int> row_test_;  ///< per row, its test's index (-1: a figure or block row)
   size_t block_first_row_ = 0; ///< the current block's first row

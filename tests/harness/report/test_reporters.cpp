@@ -173,6 +173,34 @@ TEST_CASE("CSV file: one row per repetition, every parameter a column") {
   CHECK(!std::regex_search(text, std::regex("[0-9]e[+-][0-9]")));
 }
 
+TEST_CASE(
+    "CSV: a phase's per-operation latencies in clat:<phase>:<stat> columns, empty elsewhere") {
+  Scratch scratch;
+  const std::string path = scratch.file("latency.csv");
+  RunResult run = test::sample_run();
+  PhaseResult &phase = run.modules.at(0).tests.at(0).reps.at(1).phases.at(0);
+  phase.label = "write";
+  phase.latency = OpLatencies{64, 2.1, 3.4, 41, {3, 5.5, 20, 40.5}};
+  {
+    CsvReporter csv(path, false);
+    test::replay(run, csv);
+  }
+  const auto rows = parse_csv(slurp(path));
+  const std::vector<std::string> stats = {"count",  "min_us", "mean_us", "max_us",
+                                          "p50_us", "p90_us", "p99_us",  "p99.9_us"};
+  const std::vector<std::string> want = {"64", "2.1", "3.4", "41", "3", "5.5", "20", "40.5"};
+  // After every fixed measurement column, in that order.
+  REQUIRE(rows.at(0).size() >= stats.size());
+  for (size_t i = 0; i < stats.size(); ++i)
+    CHECK(rows[0][rows[0].size() - stats.size() + i] == "clat:write:" + stats[i]);
+  for (size_t i = 0; i < stats.size(); ++i) {
+    CHECK(cell(rows, 1, "clat:write:" + stats[i]).empty()); // rep 0 has no latencies
+    CHECK(cell(rows, 2, "clat:write:" + stats[i]) == want[i]);
+  }
+  for (const auto &row : rows)
+    CHECK(row.size() == rows[0].size());
+}
+
 TEST_CASE("CSV quoting follows RFC 4180") {
   CHECK(harness::csv_field("plain") == "plain");
   CHECK(harness::csv_field("a,b") == "\"a,b\"");
