@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "pio/error.hpp"
 #include "posix_checks.hpp"
@@ -163,12 +164,22 @@ void Ring::grow_buffers(std::int64_t bytes) {
 void Ring::prepare(unsigned i) {
   Op &o = ops_[i];
   io_uring_sqe *sqe = io_uring_get_sqe(&ring_);
-  if (!sqe) { // cannot happen: no more slots than entries; submit and take one then
+  if (!sqe) {
+    // Under SqPoll the kernel's poller frees an entry only when it has taken it, which may lag
+    // behind the submission: hand the queued entries over and wait until it has.
     submit_and_reap(0);
+    if (setup_.sq_poll)
+      io_uring_sqring_wait(&ring_);
     sqe = io_uring_get_sqe(&ring_);
-    if (!sqe)
-      throw Error("io_uring_get_sqe: the submission queue is full",
-                  "a bug in the io_uring backend; report it with the config");
+    if (!sqe) { // the transfer fails; its slot is free again, so no wait is left for it
+      if (o.group && o.group->error.empty()) {
+        o.group->error = "io_uring_get_sqe: the submission queue is full";
+        o.group->fix = "a bug in the io_uring backend; report it with the config";
+      }
+      o.sink = nullptr;
+      release(i, Clock::now());
+      return;
+    }
   }
   const int fd = o.req.file_index >= 0 ? o.req.file_index : o.req.fd;
   const auto len = static_cast<unsigned>(o.req.length);
@@ -240,19 +251,22 @@ void Ring::submit_and_reap(unsigned wait_nr) {
                     " completions): " + text(-rc),
                 "check the kernel's io_uring (dmesg), or choose Interface posix");
   }
+  // A batch is copied and consumed before any of it is handled: handling a short transfer
+  // prepares its rest, which may submit and reap again (a full queue under SqPoll); a batch
+  // consumed one entry at a time would then be advanced past completions never seen.
   io_uring_cqe *cqes[64];
+  std::pair<unsigned, int> batch[64];
   for (;;) {
     const unsigned n = io_uring_peek_batch_cqe(&ring_, cqes, 64);
     if (n == 0)
       break;
+    for (unsigned k = 0; k < n; ++k)
+      batch[k] = {static_cast<unsigned>(io_uring_cqe_get_data64(cqes[k])), cqes[k]->res};
+    io_uring_cq_advance(&ring_, n);
     const Clock::time_point now = Clock::now();
-    for (unsigned k = 0; k < n; ++k) {
-      const auto i = static_cast<unsigned>(io_uring_cqe_get_data64(cqes[k]));
-      const int res = cqes[k]->res;
-      io_uring_cq_advance(&ring_, 1);
-      if (i < depth_ && ops_[i].in_use)
-        complete(i, res, now);
-    }
+    for (unsigned k = 0; k < n; ++k)
+      if (batch[k].first < depth_ && ops_[batch[k].first].in_use)
+        complete(batch[k].first, batch[k].second, now);
   }
 }
 
