@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <utility>
 
 #include "pio/error.hpp"
 #include "posix_checks.hpp"
@@ -166,8 +165,9 @@ void Ring::prepare(unsigned i) {
   io_uring_sqe *sqe = io_uring_get_sqe(&ring_);
   if (!sqe) {
     // Under SqPoll the kernel's poller frees an entry only when it has taken it, which may lag
-    // behind the submission: hand the queued entries over and wait until it has.
-    submit_and_reap(0);
+    // behind the submission: hand the queued entries over and wait until it has. Nothing is
+    // reaped here (prepare runs inside the reaping of a short transfer's completion).
+    submit_queued();
     if (setup_.sq_poll)
       io_uring_sqring_wait(&ring_);
     sqe = io_uring_get_sqe(&ring_);
@@ -233,12 +233,21 @@ void Ring::queue(const OpRequest &op, OpGroup &group, LatencySink *sink) {
     submit_and_reap(0);
 }
 
-void Ring::submit_and_reap(unsigned wait_nr) {
+void Ring::stamp_queued() {
   const Clock::time_point start = Clock::now();
   for (unsigned i : unsubmitted_)
     if (ops_[i].done == 0)
       ops_[i].submitted = start; // a resubmitted remainder keeps its first submission
   unsubmitted_.clear();
+}
+
+void Ring::submit_queued() {
+  stamp_queued();
+  io_uring_submit(&ring_); // an error shows at the next submit_and_reap's enter
+}
+
+void Ring::submit_and_reap(unsigned wait_nr) {
+  stamp_queued();
   for (;;) {
     const int rc = io_uring_submit_and_wait(&ring_, wait_nr);
     if (rc >= 0 || rc == -EINTR || rc == -ETIME)
@@ -251,22 +260,19 @@ void Ring::submit_and_reap(unsigned wait_nr) {
                     " completions): " + text(-rc),
                 "check the kernel's io_uring (dmesg), or choose Interface posix");
   }
-  // A batch is copied and consumed before any of it is handled: handling a short transfer
-  // prepares its rest, which may submit and reap again (a full queue under SqPoll); a batch
-  // consumed one entry at a time would then be advanced past completions never seen.
   io_uring_cqe *cqes[64];
-  std::pair<unsigned, int> batch[64];
   for (;;) {
     const unsigned n = io_uring_peek_batch_cqe(&ring_, cqes, 64);
     if (n == 0)
       break;
-    for (unsigned k = 0; k < n; ++k)
-      batch[k] = {static_cast<unsigned>(io_uring_cqe_get_data64(cqes[k])), cqes[k]->res};
-    io_uring_cq_advance(&ring_, n);
     const Clock::time_point now = Clock::now();
-    for (unsigned k = 0; k < n; ++k)
-      if (batch[k].first < depth_ && ops_[batch[k].first].in_use)
-        complete(batch[k].first, batch[k].second, now);
+    for (unsigned k = 0; k < n; ++k) {
+      const auto i = static_cast<unsigned>(io_uring_cqe_get_data64(cqes[k]));
+      const int res = cqes[k]->res;
+      io_uring_cq_advance(&ring_, 1);
+      if (i < depth_ && ops_[i].in_use)
+        complete(i, res, now);
+    }
   }
 }
 

@@ -95,6 +95,10 @@ private:
   };
   /// Prepares slot i's SQE for what is left of its operation.
   void prepare(unsigned i);
+  /// Notes the submission time of what is queued and clears the queue (the submit follows).
+  void stamp_queued();
+  /// Submits what is queued without reaping anything.
+  void submit_queued();
   /// Submits what is queued, waits for wait_nr completions, reaps every completion there is.
   void submit_and_reap(unsigned wait_nr);
   /// Accounts completion res of slot i (resubmitting a short one's remainder).
