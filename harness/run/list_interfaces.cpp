@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "config/config.hpp"
 #include "config/directive_docs.hpp"
 #include "load/catalog.hpp"
 #include "load/probe.hpp"
-#include "plan/module_plan.hpp"
+#include "run/listing_path.hpp"
 #include "run/run.hpp"
 
 namespace pio::harness {
@@ -44,16 +43,7 @@ std::string describe_backends(const LoadedLibrary &lib) {
 } // namespace
 
 int list_interfaces(const RunOptions &options, std::ostream &out) {
-  Config config; // no config needed: only the search path matters
-  if (!options.config_path.empty())
-    config = parse_config(options.config_path);
-  const auto dirs = module_search_path(options.module_dirs, config);
-  Catalog cat = scan_modules(dirs);
-  out << "backend search path (the module path):";
-  for (const auto &d : dirs)
-    out << " " << d;
-  out << "\n";
-  out.flush(); // nothing buffered is copied into a child
+  Catalog cat = scan_listing_path(options, "backend search path (the module path)", out);
 
   std::vector<std::string> objects; // those listing a backend, each build once, then unlisted
   for (const auto &path : cat.distinct_objects()) {

@@ -5,11 +5,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "config/config.hpp"
 #include "config/directive_docs.hpp"
 #include "load/catalog.hpp"
 #include "load/probe.hpp"
-#include "plan/module_plan.hpp"
+#include "run/listing_path.hpp"
 #include "run/run.hpp"
 
 namespace pio::harness {
@@ -35,16 +34,7 @@ std::string describe_library(const LoadedLibrary &lib) {
 } // namespace
 
 int list_modules(const RunOptions &options, std::ostream &out) {
-  Config config; // no config needed: only the search path matters
-  if (!options.config_path.empty())
-    config = parse_config(options.config_path);
-  const auto dirs = module_search_path(options.module_dirs, config);
-  Catalog cat = scan_modules(dirs);
-  out << "module search path:";
-  for (const auto &d : dirs)
-    out << " " << d;
-  out << "\n";
-  out.flush(); // nothing buffered is copied into a child
+  Catalog cat = scan_listing_path(options, "module search path", out);
 
   // A manifest's problem is reported below, from the manifest.
   const std::vector<std::string> objects = cat.distinct_objects();
