@@ -109,6 +109,25 @@ struct ModuleContext {
       throw Error("claim_file(" + path + "): no harness services", "run the module in pio-harness");
     services->claim_file(path);
   }
+  /// Collective over comm (rank: this rank in it): rank 0 claims a file the ranks of comm then
+  /// open themselves, and tells the others before any of them does (a claim racing another
+  /// rank's open would find the file there). A refusal throws on every rank alike: rank 0's
+  /// message, the others naming rank 0, each with `fix`; no rank is left in a collective call.
+  void claim_file_on_rank0(MPI_Comm comm, int rank, const std::string &path,
+                           const std::string &fix) const {
+    std::string refused;
+    if (rank == 0) {
+      try {
+        claim_file(path);
+      } catch (const Error &e) {
+        refused = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+      }
+    }
+    int bad = !refused.empty();
+    MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
+    if (bad)
+      throw Error(rank == 0 ? refused : "rank 0 could not claim " + path, fix);
+  }
   /// Claims a directory for a tree of items (see Services::claim_tree).
   void claim_tree(const std::string &path, const TreeRules &rules) const {
     if (!services)

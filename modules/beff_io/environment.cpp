@@ -98,19 +98,8 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   // One shared file: rank 0 claims it (a claim on every rank would race with the claim's own
   // bookkeeping on rank 0) and tells the others before the collective open, so no rank opens
   // alone and all fail alike.
-  std::string refused;
-  if (ctx.rank == 0) {
-    try {
-      ctx.claim_file(probe);
-    } catch (const Error &e) {
-      refused = std::string(e.what()) + (e.hint().empty() ? "" : " (" + e.hint() + ")");
-    }
-  }
-  int bad = !refused.empty();
-  MPI_Bcast(&bad, 1, MPI_INT, 0, ctx.comm);
-  if (bad)
-    throw Error(ctx.rank == 0 ? refused : "rank 0 could not claim " + probe,
-                "remove the stale shared-pointer probe file, or set SharedPointers off");
+  ctx.claim_file_on_rank0(ctx.comm, ctx.rank, probe,
+                          "remove the stale shared-pointer probe file, or set SharedPointers off");
   std::unique_ptr<io::OpenFile> fh;
   try {
     fh = ctx.backend->open(ctx.comm, probe, MPI_MODE_RDWR | MPI_MODE_CREATE, {});
@@ -123,10 +112,10 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
   one.coordination = io::Coordination::Collective; // MPI_File_write_ordered
   one.buffer = &byte;
   one.count = 1;
+  int bad = 0;
   try {
     fh->io().start(one);
     fh->io().seek_shared(0);
-    bad = 0;
   } catch (const MpiError &) {
     bad = 1;
   }

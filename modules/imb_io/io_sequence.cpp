@@ -22,22 +22,9 @@ void IoModule::describe_test(pio::TestContext &test) {
     // Open_Close opens a file of its own (§4.2.4.10), claimed before it exists.
     own_path_ = test.module->test_file + ".open_close" +
                 (test.groups > 1 ? ".g" + std::to_string(test.group) : "");
-    // Rank 0 claims it and tells the others before any rank's time-limit probe creates it: a
-    // claim racing a probe finds the file there, and a claim failing on rank 0 alone would leave
-    // the others in the probe's collectives.
-    std::string refused;
-    if (rank_ == 0) {
-      try {
-        test.module->claim_file(own_path_);
-      } catch (const pio::Error &e) {
-        refused = std::string(e.what()) + (e.hint().empty() ? "" : " (fix: " + e.hint() + ")");
-      }
-    }
-    int bad = !refused.empty();
-    pio::mpi_check(MPI_Bcast(&bad, 1, MPI_INT, 0, comm_), "MPI_Bcast");
-    if (bad)
-      throw pio::Error(rank_ == 0 ? refused : "rank 0 could not claim " + own_path_,
-                       "see rank 0's message");
+    // Rank 0 claims it and tells the others before any rank's time-limit probe creates it.
+    test.module->claim_file_on_rank0(comm_, rank_, own_path_,
+                                     "remove the file, or choose another TestFile");
     buf_ = imb::Region(1, imb::CacheLayout{});
     apply_time_limit(test);
     return;
