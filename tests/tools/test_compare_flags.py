@@ -119,6 +119,31 @@ def test_a_flagged_run_never_seeds_the_baseline(tool, tmp_path, base, capsys):
     assert run(tool, [str(empty), clean], capsys)[0] == compare.EXIT_NO_BASELINE
 
 
+def test_a_baseline_takes_page_cache_or_write_cache_the_job_allows_and_never_noise(
+        tool, tmp_path, base, capsys):
+    # tmpfs's reads are from memory every night: a job that allows page_cache seeds with it.
+    cached = write_doc(tmp_path / "c.json", with_flags(base, [CACHE]))
+    assert run(tool, ["--clean", cached], capsys)[0] == compare.EXIT_FLAGGED
+    code, out = run(tool, ["--clean", cached, "--allow", "page_cache"], capsys)
+    assert code == compare.EXIT_OK, out
+    assert "none failed or flagged (but for the allowed page_cache)" in out
+    empty = tmp_path / "baseline"
+    empty.mkdir()
+    code, out = run(tool, [str(empty), cached, "--allow", "page_cache"], capsys)
+    assert code == compare.EXIT_NO_BASELINE, out
+    unflushed = {"flag": "write_cache", "reason": "97 % of the 64 MiB written was still dirty"}
+    written = write_doc(tmp_path / "w.json", with_flags(base, [unflushed], label="Swrite"))
+    assert run(tool, ["--clean", written, "--allow", "write_cache"], capsys)[0] == compare.EXIT_OK
+    # A flag of noise never enters a baseline, allowed or not: it would widen the noise estimate.
+    warm = write_doc(tmp_path / "w2.json", with_flags(base, [WARM]))
+    code, out = run(tool, ["--clean", warm, "--allow", "warm_up,page_cache"], capsys)
+    assert code == compare.EXIT_FLAGGED, out
+    assert f"flagged: Sread / 64K: warm_up: {WARM['reason']}" in out
+    code, out = run(tool, [str(empty), warm, "--allow", "warm_up"], capsys)
+    assert code == compare.EXIT_FLAGGED, out
+    assert "it may not seed the baseline" in out
+
+
 @pytest.mark.parametrize("status", ["interrupted", "running"])
 def test_a_run_that_did_not_complete_is_refused_on_either_side(tool, tmp_path, base, capsys,
                                                                status):

@@ -196,6 +196,25 @@ def test_a_seeding_night_with_a_flag_allowed_in_the_comparison_still_stays_out(n
     assert len(listing(night.job / "baseline")) == 1
 
 
+def test_a_job_that_allows_page_cache_seeds_with_it(night):
+    # On tmpfs every read is from memory (page_cache): the job allows it, or it never seeds.
+    def cached(f):
+        d = level(f)
+        d["modules"][1]["tests"][0]["flags"] = [
+            {"flag": "page_cache", "reason": "100 % of the 16 MiB read was in the page cache"}]
+        return d
+    code, out = night(cached(1.0), KEEP="2")
+    assert code == 6, out
+    assert listing(night.job / "baseline") == []
+    env = {"COMPARE_ARGS": "--threshold 20% --allow page_cache"}
+    for f in (1.0, 1.02):
+        code, out = night(cached(f), KEEP="2", **env)
+        assert code == 0, out
+    assert len(listing(night.job / "baseline")) == 2
+    code, out = night(cached(0.5), KEEP="2", **env)
+    assert code == 1, out  # and its verdicts still catch a slowdown
+
+
 def test_an_interrupted_or_unfinished_run_never_seeds_a_baseline(night):
     cut = level(1.0, status="interrupted", exit_code=130, signal="SIGINT")
     code, out = night(cut)  # a harness that marked its results but exited 0

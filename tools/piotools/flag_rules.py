@@ -4,8 +4,14 @@
 and a flagged test gets no verdict unless the user allows its flags by name."""
 
 # The flag names, in the order the docs list them.
-NAMES = ("page_cache", "memory_bandwidth", "oversubscribed", "wide_spread", "bimodal", "warm_up",
-         "swapping", "heavy_load")
+NAMES = ("page_cache", "write_cache", "memory_bandwidth", "oversubscribed", "wide_spread",
+         "bimodal", "warm_up", "swapping", "heavy_load")
+
+
+# Flags that say what a figure measured, the same every night (the page cache, not the storage): a
+# job that allows one compares and seeds its baseline with it. The others mark a night's noise or
+# load and never enter a baseline, allowed or not, so its noise estimate cannot ratchet.
+SYSTEMATIC = ("page_cache", "write_cache")
 
 
 def of_test(test):
@@ -34,3 +40,9 @@ def of_run(doc):
 def refused(flags, allow):
     """The flags of `flags` ([(flag, reason)]) that `allow` does not name."""
     return [(f, r) for f, r in flags if f not in allow]
+
+
+def refused_in_baseline(flags, allow):
+    """The flags of `flags` that keep a run out of a baseline: all but the SYSTEMATIC ones that
+    `allow` names."""
+    return refused(flags, [f for f in allow if f in SYSTEMATIC])
