@@ -45,6 +45,7 @@ const std::vector<std::string> kMeasureColumns = {"rep",
                                                   "unit",
                                                   "cache_mode",
                                                   "cache_resident_fraction",
+                                                  "cache_dirty_fraction",
                                                   "cv",
                                                   "median_ci_low",
                                                   "median_ci_high",
@@ -170,9 +171,16 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
     Row row = base;
     row["rep_flags"] = flag_names(rep.flags);
     for (const auto &p : rep.phases) // the first read phase's residency
-      if (p.cache && p.cache->range_bytes > 0) {
+      if (p.cache && p.cache->access != PhaseAccess::Write && p.cache->range_bytes > 0) {
         row["cache_resident_fraction"] = number(static_cast<double>(p.cache->resident_bytes) /
                                                 static_cast<double>(p.cache->range_bytes));
+        break;
+      }
+    for (const auto &p : rep.phases) // the first write phase's bytes not yet on storage
+      if (p.cache && p.cache->access == PhaseAccess::Write && p.cache->dirty_bytes >= 0 &&
+          p.cache->range_bytes > 0) {
+        row["cache_dirty_fraction"] = number(static_cast<double>(p.cache->dirty_bytes) /
+                                             static_cast<double>(p.cache->range_bytes));
         break;
       }
     for (const auto &p : rep.phases) // per-operation latencies (a backend with QueueDepth)

@@ -81,6 +81,8 @@ nlohmann::json to_json(const std::optional<CacheCheck> &c) {
                                                          static_cast<double>(c->range_bytes)
                                                    : 0.0},
           {"max_node_fraction", c->max_node_fraction},
+          {"dirty_bytes",
+           c->dirty_bytes < 0 ? nlohmann::json(nullptr) : nlohmann::json(c->dirty_bytes)},
           {"probe", to_string(c->probe)},
           {"dropped", c->dropped},
           {"drop_time_s", c->drop_time_s},
@@ -299,6 +301,7 @@ nlohmann::json to_json(const ModuleResult &m) {
                                     : nlohmann::json(nullptr)},
           {"cache_mode", to_string(m.cache_mode)},
           {"read_shift", m.read_shift},
+          {"warm_up_reps", m.warm_up_reps},
           {"settings", m.settings},
           {"collective", m.collective},
           {"file_view", m.file_view},

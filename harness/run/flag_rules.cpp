@@ -47,7 +47,7 @@ std::string cache_reason(const Repetition &r, CacheMode mode) {
   if (mode == CacheMode::Direct)
     return {};
   for (const auto &p : r.phases) {
-    if (!p.cache)
+    if (!p.cache || p.cache->access == PhaseAccess::Write)
       continue;
     const CacheCheck &c = *p.cache;
     if (c.access == PhaseAccess::ReRead)
@@ -66,6 +66,26 @@ std::string cache_reason(const Repetition &r, CacheMode mode) {
     else if (!c.dropped)
       why += "; CacheMode drop evicts it first";
     return why;
+  }
+  return {};
+}
+
+/// A repetition's write_cache reason ("" if its write phases left their bytes on storage, or if
+/// that was not measured). On tmpfs or ramfs the page cache is the storage: nothing to flag.
+std::string write_cache_reason(const Repetition &r) {
+  for (const auto &p : r.phases) {
+    if (!p.cache || p.cache->access != PhaseAccess::Write)
+      continue;
+    const CacheCheck &c = *p.cache;
+    if (c.memory_file_system || c.dirty_bytes < 0 || c.range_bytes <= 0)
+      continue;
+    const double share = static_cast<double>(c.dirty_bytes) / static_cast<double>(c.range_bytes);
+    if (share <= kMostlyResident)
+      continue;
+    return percent(share) + " of the " + bytes_text(static_cast<double>(c.range_bytes)) +
+           " written was still in the page cache, not on storage, when the write phase ended "
+           "(SyncAtEnd on or SyncWrites on puts the flush in the timed window; CacheMode direct "
+           "writes past the cache)";
   }
   return {};
 }
@@ -148,8 +168,8 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
   const char *unit = figure_unit(t);
 
   // Per repetition: the page cache, the memory copy rate, the first repetition's warm-up.
-  int cached = 0, beyond = 0;
-  std::string cache_first, copy_first;
+  int cached = 0, unflushed = 0, beyond = 0;
+  std::string cache_first, unflushed_first, copy_first;
   const double copy = slowest_copy(run);
   for (auto &r : t.reps) {
     const std::string why = cache_reason(r, block.cache_mode);
@@ -157,6 +177,11 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
       add_flag(r.flags, Flag::PageCache, why);
       if (cached++ == 0)
         cache_first = why;
+    }
+    if (const std::string w = write_cache_reason(r); !w.empty()) {
+      add_flag(r.flags, Flag::WriteCache, w);
+      if (unflushed++ == 0)
+        unflushed_first = w;
     }
     if (copy > 0 && !t.comm && t.merit == Merit::Bandwidth && t.procs > 0 && c.ranks_per_node > 0) {
       const double per_node = r.bandwidth_MiBps * c.ranks_per_node / t.procs;
@@ -175,6 +200,10 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
     add_flag(t.flags, Flag::PageCache,
              std::to_string(cached) + " of " + n +
                  " repetitions read from the page cache: " + cache_first);
+  if (unflushed > 0)
+    add_flag(t.flags, Flag::WriteCache,
+             std::to_string(unflushed) + " of " + n +
+                 " repetitions left their writes in the page cache: " + unflushed_first);
   if (beyond > 0)
     add_flag(t.flags, Flag::MemoryBandwidth,
              std::to_string(beyond) + " of " + n + " repetitions: " + copy_first);

@@ -10,7 +10,8 @@
 
 namespace pio::harness {
 
-/// page_cache: more than this share of the bytes a read phase reads was resident before it.
+/// page_cache: more than this share of the bytes a read phase reads was resident before it;
+/// write_cache: more than this share of the bytes a write phase wrote was still dirty after it.
 inline constexpr double kMostlyResident = 0.5;
 /// wide_spread: the repetitions' coefficient of variation above this (3 repetitions or more).
 inline constexpr double kWideCv = 0.10;

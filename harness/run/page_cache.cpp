@@ -1,4 +1,4 @@
-// The page cache before a read phase (page_cache.hpp).
+// The page cache around a phase (page_cache.hpp).
 #include "run/page_cache.hpp"
 
 #include <fcntl.h>
@@ -90,6 +90,7 @@ FileResidency file_residency(const std::string &path, CacheProbe probe) {
   std::int64_t pages = 0;
   if (probe == CacheProbe::Cachestat && ::syscall(kSysCachestat, f.fd, &range, &cs, 0) == 0) {
     pages = static_cast<std::int64_t>(cs.nr_cache);
+    r.dirty = std::min(r.bytes, static_cast<std::int64_t>(cs.nr_dirty + cs.nr_writeback) * page);
   } else if (probe == CacheProbe::Mincore || errno == ENOSYS) {
     r.probe = CacheProbe::Mincore;
     pages = mincore_pages(f.fd, r.bytes, path);
@@ -133,8 +134,8 @@ CacheCheck check_page_cache(MPI_Comm all, const std::string &my_path, bool drop,
   mpi_check(MPI_Gatherv(my_path.data(), len, MPI_CHAR, text.data(), lens.data(), at.data(),
                         MPI_CHAR, 0, node.get()),
             "MPI_Gatherv");
-  // What each leader measured: bytes, resident, and flags as numbers for one reduction.
-  std::int64_t sums[2] = {0, 0};
+  // What each leader measured: bytes, resident, dirty, and flags as numbers for one reduction.
+  std::int64_t sums[3] = {0, 0, 0};
   double maxes[4] = {0, 0, 0, 0}; // node fraction, drop seconds, mincore used, memory fs
   if (node_rank == 0) {
     std::set<std::string> paths;
@@ -152,6 +153,7 @@ CacheCheck check_page_cache(MPI_Comm all, const std::string &my_path, bool drop,
         const FileResidency r = file_residency(p);
         sums[0] += r.bytes;
         sums[1] += r.resident;
+        sums[2] += std::max<std::int64_t>(r.dirty, 0);
         maxes[2] = std::max(maxes[2], r.probe == CacheProbe::Mincore ? 1.0 : 0.0);
         maxes[3] = std::max(maxes[3], r.memory_file_system ? 1.0 : 0.0);
       }
@@ -162,9 +164,9 @@ CacheCheck check_page_cache(MPI_Comm all, const std::string &my_path, bool drop,
         error += " (fix: " + e.hint() + ")";
     }
   }
-  std::int64_t got[2] = {0, 0};
+  std::int64_t got[3] = {0, 0, 0};
   double top[4] = {0, 0, 0, 0};
-  mpi_check(MPI_Reduce(sums, got, 2, MPI_INT64_T, MPI_SUM, 0, all), "MPI_Reduce");
+  mpi_check(MPI_Reduce(sums, got, 3, MPI_INT64_T, MPI_SUM, 0, all), "MPI_Reduce");
   mpi_check(MPI_Reduce(maxes, top, 4, MPI_DOUBLE, MPI_MAX, 0, all), "MPI_Reduce");
   CacheCheck c;
   c.range_bytes = got[0];
@@ -173,6 +175,9 @@ CacheCheck check_page_cache(MPI_Comm all, const std::string &my_path, bool drop,
   c.dropped = drop;
   c.drop_time_s = top[1];
   c.probe = top[2] > 0 ? CacheProbe::Mincore : CacheProbe::Cachestat;
+  // mincore tells residency, not dirtiness: one node measured with it and the sum is unknown.
+  if (access == PhaseAccess::Write && c.probe == CacheProbe::Cachestat)
+    c.dirty_bytes = got[2];
   c.memory_file_system = top[3] > 0;
   c.access = access;
   return c;

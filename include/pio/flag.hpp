@@ -12,6 +12,7 @@ namespace pio {
 /// What makes a figure one the run cannot vouch for.
 enum class Flag {
   PageCache,       ///< its reads were mostly served from the page cache
+  WriteCache,      ///< its writes were mostly left in the page cache, not yet on storage
   MemoryBandwidth, ///< its bandwidth per node exceeds the node's memory copy rate
   Oversubscribed,  ///< more ranks on a node than the node's usable cores
   WideSpread,      ///< its repetitions vary too much to trust the median
@@ -24,8 +25,9 @@ enum class Flag {
 /// Every flag, in the order the docs list them.
 inline const std::vector<Flag> &all_flags() {
   static const std::vector<Flag> all = {
-      Flag::PageCache, Flag::MemoryBandwidth, Flag::Oversubscribed, Flag::WideSpread,
-      Flag::Bimodal,   Flag::WarmUp,          Flag::Swapping,       Flag::HeavyLoad};
+      Flag::PageCache,      Flag::WriteCache, Flag::MemoryBandwidth,
+      Flag::Oversubscribed, Flag::WideSpread, Flag::Bimodal,
+      Flag::WarmUp,         Flag::Swapping,   Flag::HeavyLoad};
   return all;
 }
 
@@ -34,6 +36,8 @@ inline const char *to_string(Flag f) {
   switch (f) {
   case Flag::PageCache:
     return "page_cache";
+  case Flag::WriteCache:
+    return "write_cache";
   case Flag::MemoryBandwidth:
     return "memory_bandwidth";
   case Flag::Oversubscribed:

@@ -10,8 +10,8 @@ MEASURE_COLUMNS = ["rep", "units", "bytes", "aggregate_time_s", "bandwidth_MiBps
                    "close_time_s", "rank_time_min_s", "rank_time_mean_s", "rank_time_max_s",
                    "message_bytes", "ops_per_unit", "t_min_us", "t_avg_us", "t_max_us",
                    "mbytes_per_s", "error", "figure", "figure_value", "value", "unit",
-                   "cache_mode", "cache_resident_fraction", "cv", "median_ci_low",
-                   "median_ci_high", "test_flags", "rep_flags", "flag_reasons"]
+                   "cache_mode", "cache_resident_fraction", "cache_dirty_fraction", "cv",
+                   "median_ci_low", "median_ci_high", "test_flags", "rep_flags", "flag_reasons"]
 
 
 def _number(v):
@@ -95,8 +95,14 @@ def rows(doc):
                 row["rep_flags"] = _flag_names(r.get("flags"))
                 for p in r.get("phases") or []:  # the first read phase's residency
                     c = p.get("cache")
-                    if c and c.get("range_bytes"):
+                    if c and c.get("access") != "write" and c.get("range_bytes"):
                         row["cache_resident_fraction"] = _number(c.get("resident_fraction"))
+                        break
+                for p in r.get("phases") or []:  # the first write phase's bytes not on storage
+                    c = p.get("cache")
+                    if c and c.get("access") == "write" and c.get("range_bytes") and \
+                            c.get("dirty_bytes") is not None:
+                        row["cache_dirty_fraction"] = _number(c["dirty_bytes"] / c["range_bytes"])
                         break
                 op = r.get("op")
                 if op:

@@ -106,6 +106,15 @@ ModuleResult io_block() {
   t1.reps = {io_rep(0, 16, 67108864, 0.1, 0.011, 0.0042, ranks(0.081, 0.09, 0.099)),
              io_rep(1, 16, 67108864, 0.08, 0.009, 0.0038, ranks(0.07, 0.075, 0.079))};
   summarize_reps(t1);
+  // The page cache after the first repetition's write: 48 of its 64 MiB not yet on storage.
+  CacheCheck after;
+  after.range_bytes = 67108864;
+  after.resident_bytes = 67108864;
+  after.dirty_bytes = 50331648;
+  after.access = PhaseAccess::Write;
+  t1.reps[0].phases.at(0).cache = after;
+  t1.reps[0].flags = {{Flag::WriteCache, "75 % of the 64 MiB written was still in the page "
+                                         "cache, not on storage, when the write phase ended"}};
 
   TestResult t2 = t0;
   t2.index = 2;
