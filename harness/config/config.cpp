@@ -314,6 +314,7 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
     b.file_view = raw.file_view.value_or(g.file_view);
     b.sync_writes = raw.sync_writes.value_or(g.sync_writes);
     b.cache_mode = raw.cache_mode.value_or(g.cache_mode);
+    b.warm_up_reps = raw.warm_up_reps.value_or(g.warm_up_reps);
     b.hints = g.hints;
     for (const auto &[k, v] : raw.hints)
       b.hints[k] = v;

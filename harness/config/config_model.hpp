@@ -38,6 +38,7 @@ struct GlobalConfig {
   bool collective = false;                       ///< Collective (default for blocks)
   bool file_view = true;                         ///< FileView (default for blocks)
   CacheMode cache_mode = CacheMode::Keep;        ///< CacheMode (default for blocks)
+  long warm_up_reps = 0;                         ///< WarmUpReps (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
   bool keep_files = false; ///< KeepFiles: do not delete test files
   /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
@@ -66,19 +67,19 @@ struct ModuleBlock {
   std::string module_name;      ///< ModuleName (required)
   std::string module_name_file; ///< where ModuleName is written (an Included file keeps its name)
   int module_name_line = 0;
-  long reps = 1;                                ///< ModuleReps (1 to 1e6)
-  double settle_time = 0;                       ///< ModuleSettleTime seconds (0 to 86400)
+  long reps = 1;           ///< ModuleReps (1 to 1e6)
+  double settle_time = 0;  ///< ModuleSettleTime seconds (0 to 86400)
   double suite_weight = 1; ///< SuiteWeight: this block's part of SuiteTime, relative to the others
-  std::string timing_scope = "unit";            ///< TimingScope: unit or phase (docs/timing.md)
-  double stone_wall = 0;                        ///< StoneWall seconds per phase (0 = off)
-  bool stone_wall_wear_out = false;             ///< StoneWallWearOut: IO500's stonewall (timing.md)
-  bool sync_at_end = false;                     ///< SyncAtEnd: one flush after a phase's last unit
-  std::string test_file;                        ///< TestFile override ("" = global)
-  VerifyMode verify = VerifyMode::Off;          ///< Verify (global default if absent)
-  bool collective = false;                      ///< Collective (global default if absent)
-  bool file_view = true;                        ///< FileView (global default if absent)
-  bool sync_writes = false;                     ///< SyncWrites (global default if absent)
-  std::map<std::string, std::string> hints;     ///< global hints overlaid by the block's Hint lines
+  std::string timing_scope = "unit";        ///< TimingScope: unit or phase (docs/timing.md)
+  double stone_wall = 0;                    ///< StoneWall seconds per phase (0 = off)
+  bool stone_wall_wear_out = false;         ///< StoneWallWearOut: IO500's stonewall (timing.md)
+  bool sync_at_end = false;                 ///< SyncAtEnd: one flush after a phase's last unit
+  std::string test_file;                    ///< TestFile override ("" = global)
+  VerifyMode verify = VerifyMode::Off;      ///< Verify (global default if absent)
+  bool collective = false;                  ///< Collective (global default if absent)
+  bool file_view = true;                    ///< FileView (global default if absent)
+  bool sync_writes = false;                 ///< SyncWrites (global default if absent)
+  std::map<std::string, std::string> hints; ///< global hints overlaid by the block's Hint lines
   /// Interface as the lines say (global default if absent): the backend's word; the plan may
   /// take the module's default instead when no line reaches the block (plan/backend_plan.hpp)
   std::string interface;
@@ -88,9 +89,9 @@ struct ModuleBlock {
   /// Every other line: the module's own directives, and its backend's options (the plan splits
   /// them by the tables of the two)
   std::vector<DirectiveLine> module_directives;
-  std::string label;                            ///< Label ("" = derived, see block_label.hpp)
-  std::string label_file;                       ///< where Label is written
-  int label_line = 0;                           ///< where Label is written
+  std::string label;      ///< Label ("" = derived, see block_label.hpp)
+  std::string label_file; ///< where Label is written
+  int label_line = 0;     ///< where Label is written
   /// FilesFrom as written (name empty: none): the Label of the earlier block whose files this
   /// block works on (plan/shared_files.hpp).
   DirectiveLine files_from;
@@ -112,6 +113,8 @@ struct ModuleBlock {
   CacheMode cache_mode = CacheMode::Keep;
   /// ReadShift: rank r reads what rank r + read_shift wrote in the FilesFrom block (0: off).
   int read_shift = 0;
+  /// WarmUpReps: repetitions of every test run first, as the others, and not recorded.
+  long warm_up_reps = 0;
 };
 
 /// The whole config.

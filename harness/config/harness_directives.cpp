@@ -322,6 +322,17 @@ std::vector<HarnessDirective> make_table() {
                  b.block.reps_target = r.target;
                  b.block.reps_time_cap = r.time_cap_s;
                }});
+  t.push_back({DirectiveSpec{"WarmUpReps", T::Integer, "0",
+                             "repetitions of every test run first, on the same file, and not "
+                             "recorded, so the recorded ones do not pay for first use (a new "
+                             "file's blocks, the connections): fio's ramp_time, IMB's warm-up "
+                             "(docs/results.md, \"Flags\")"}
+                   .between(0, 1000),
+               S::Both, kExt, "<n>",
+               [](GlobalConfig &g, const Words &w) { g.warm_up_reps = parse_integer(w[0]); },
+               [](BlockDraft &b, const Words &w, const std::string &, int) {
+                 b.warm_up_reps = parse_integer(w[0]);
+               }});
   t.push_back(
       {DirectiveSpec{"ModuleSettleTime", T::Real, "0", "seconds to wait after the block's tests"}
            .between(0, 86400),

@@ -23,12 +23,13 @@ enum class DirectiveScope {
 
 /// A module block while it is read: flags not given stay unset and take the global value later.
 struct BlockDraft {
-  ModuleBlock block;                                              ///< what is known so far
-  std::optional<VerifyMode> verify;                               ///< Verify, when written
-  std::optional<bool> collective, file_view, sync_writes;         ///< set only when written
-  std::map<std::string, std::string> hints;                       ///< the block's own Hint lines
-  std::optional<std::string> interface;                           ///< Interface, when written
-  std::optional<CacheMode> cache_mode;                            ///< CacheMode, when written
+  ModuleBlock block;                                      ///< what is known so far
+  std::optional<VerifyMode> verify;                       ///< Verify, when written
+  std::optional<bool> collective, file_view, sync_writes; ///< set only when written
+  std::map<std::string, std::string> hints;               ///< the block's own Hint lines
+  std::optional<std::string> interface;                   ///< Interface, when written
+  std::optional<CacheMode> cache_mode;                    ///< CacheMode, when written
+  std::optional<long> warm_up_reps;                       ///< WarmUpReps, when written
 };
 
 /// One harness directive: its spec (type, default, help, limits), where it may be written,

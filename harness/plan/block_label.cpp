@@ -73,6 +73,7 @@ std::vector<Item> items(const ModulePlan &p) {
   if (!b.test_file.empty())
     out.push_back({"TestFile", "TestFile", b.test_file});
   out.push_back({"ModuleReps", "ModuleReps", b.reps_auto ? "auto" : std::to_string(b.reps)});
+  out.push_back({"WarmUpReps", "WarmUpReps", std::to_string(b.warm_up_reps)});
   out.push_back({"CacheMode", "CacheMode", to_string(b.cache_mode)});
   out.push_back({"ReadShift", "ReadShift", std::to_string(b.read_shift)});
   out.push_back({"Processes", "Processes", b.processes ? std::to_string(b.processes) : "all"});

@@ -41,6 +41,30 @@ std::vector<std::string> default_module_dirs() {
   return dirs;
 }
 
+/// A module whose tests run once (ModuleInfo::runs_once) refuses repetitions, at the line in
+/// effect (the block's own, else the global one).
+void check_runs_once(const ModuleBlock &b, const ModuleInfo &info) {
+  if (!info.runs_once)
+    return;
+  const auto refuse = [&](const char *name, const std::string &what) {
+    DirectiveLine at{name, {}, b.file, b.line};
+    for (const auto &l : b.harness_lines)
+      if (l.name == name)
+        at = l;
+    throw ConfigError(at.file, at.line,
+                      what + ": module " + info.name +
+                          " runs its tests once (its schedule's reads check what its writes and "
+                          "rewrites left; a repeated write changes that file)",
+                      "remove it from this block, or repeat the whole block with Rounds or a "
+                      "Sweep");
+  };
+  if (b.reps_auto || b.reps > 1)
+    refuse("ModuleReps",
+           "ModuleReps " + (b.reps_auto ? std::string("auto") : std::to_string(b.reps)));
+  if (b.warm_up_reps > 0)
+    refuse("WarmUpReps", "WarmUpReps " + std::to_string(b.warm_up_reps));
+}
+
 /// True when file lies in one of the default directories (not named by the user).
 bool in_default_dir(const std::string &file) {
   const std::string dir = file.substr(0, file.find_last_of('/'));
@@ -194,6 +218,7 @@ std::vector<ModulePlan> plan_modules(const Config &config, Catalog &catalog) {
     if (!options.empty())
       options += " of Interface " + p.backend->name;
     p.settings = validate_module_directives(effective, p.info->name, p.info->directives, options);
+    check_runs_once(block, *p.info);
     plans.push_back(std::move(p));
   }
   label_blocks(plans);

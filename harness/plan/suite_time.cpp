@@ -18,7 +18,8 @@ std::string seconds(double s) {
 /// The block's own time: its directive's value over all repetitions.
 double own_time(const ModulePlan &p) {
   return p.settings.real(p.info->time_directive) *
-         static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto));
+         static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto) +
+                             p.block->warm_up_reps);
 }
 
 std::string where(const ModuleBlock &b) { return b.file + ":" + std::to_string(b.line); }
@@ -96,7 +97,8 @@ std::vector<std::string> suite_time_lines(const Config &config,
       out.push_back(head + "share " + seconds(p.time_budget_s) + " (" + p.info->time_directive +
                     " " +
                     seconds(p.time_budget_s /
-                            static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto))) +
+                            static_cast<double>(planned_reps(p.block->reps, p.block->reps_auto) +
+                                                p.block->warm_up_reps)) +
                     " per repetition)");
   }
   return out;

@@ -95,6 +95,8 @@ void ConsoleReporter::block_started(const RunResult &run, const ModuleResult &bl
          << fmt("%g", block.reps_time_cap_s) << " s per test)";
   else
     out_ << block.reps;
+  if (block.warm_up_reps > 0) // run first, not recorded
+    out_ << " after " << block.warm_up_reps << " warm-up";
   if (block.cache_mode != CacheMode::Keep)
     out_ << "  CacheMode " << to_string(block.cache_mode);
   if (run.rounds > 1 && !run.block_rounds.empty()) // Rounds: which round this block run is

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "guard/position.hpp"
 #include "config/module_reps.hpp"
+#include "guard/position.hpp"
 
 namespace pio::harness {
 
@@ -43,7 +43,8 @@ ModuleContext block_context(MPI_Comm comm, const ModulePlan &plan, Services &ser
   mctx.services = &services;
   mctx.progress = module_progress(); // counted by StepTimeout's watchdog
   mctx.time_budget_s =
-      plan.time_budget_s / static_cast<double>(planned_reps(block.reps, block.reps_auto));
+      plan.time_budget_s /
+      static_cast<double>(planned_reps(block.reps, block.reps_auto) + block.warm_up_reps);
   return mctx;
 }
 

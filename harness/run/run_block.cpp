@@ -40,6 +40,7 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.reps_time_cap_s = block.reps_auto ? block.reps_time_cap : 0;
   m.cache_mode = block.cache_mode;
   m.read_shift = block.read_shift;
+  m.warm_up_reps = block.warm_up_reps;
   m.time_budget_s = plan.time_budget_s;
   m.settings = plan.settings.all();
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)

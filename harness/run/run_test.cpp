@@ -9,8 +9,8 @@
 #include "pio/mpi_handles.hpp"
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
-#include "run/page_cache.hpp"
 #include "run/op_latency.hpp"
+#include "run/page_cache.hpp"
 #include "run/rank_groups.hpp"
 #include "run/steadiness.hpp"
 #include "run/test_conditions.hpp"
@@ -124,7 +124,12 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
   const std::string where = "test " + std::to_string(index + 1) + " (" + spec.label + ")";
   heartbeat_context("module " + mctx.module_name + ", " + where);
   const double started = MPI_Wtime();
-  for (long rep = 0; (block.reps_auto || rep < block.reps) && !failure; ++rep) {
+  // WarmUpReps: run first and not recorded. The module counts them (TestContext::rep is k); the
+  // results number the recorded repetitions from 0.
+  const long warm = block.warm_up_reps;
+  for (long k = 0; (block.reps_auto || k < warm + block.reps) && !failure; ++k) {
+    const bool warming = k < warm;
+    const long rep = warming ? k : k - warm;
     TestSpec running = spec; // every repetition starts from the declared test
     // A block working on an earlier block's files goes no further than that block wrote: the
     // module sees the capped count from describe_test on. A test with units of its own over the
@@ -135,7 +140,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
         running.phases[k].work_units = (*made)[k];
     TestContext tc(mctx, running);
     tc.test_index = index;
-    tc.rep = static_cast<int>(rep);
+    tc.rep = static_cast<int>(k);
     tc.comm = module_group;
     tc.all = c.all;
     tc.rank = mrank;
@@ -178,7 +183,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     heartbeat("describe_test");
     failure = agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); }));
     if (!failure && (failure = disagreement_on_shape(c.all, running)))
-      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
+      failure->message = where + (warming ? ", warm-up rep " : ", rep ") + std::to_string(rep) +
+                         ": " + failure->message;
     if (failure) {
       tc.io = nullptr;
       file.reset();
@@ -212,9 +218,19 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       failure = timings.back().failure;
       if (!failure && spec.file != FileUse::None)
         timings.back().latency = reduce_latencies(c.all, latencies);
+      // After a write phase, untimed: how much of what it wrote is still only in the page cache.
+      if (!failure && file && running.phases[k].access == PhaseAccess::Write) {
+        heartbeat("page cache");
+        std::string err;
+        const CacheCheck check = check_page_cache(c.all, path, false, PhaseAccess::Write, err);
+        if ((failure = agree(c.all, err.empty() ? err : where + ": page cache: " + err)))
+          break;
+        caches[k] = check;
+      }
     }
     if (failure) {
-      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
+      failure->message = where + (warming ? ", warm-up rep " : ", rep ") + std::to_string(rep) +
+                         ": " + failure->message;
       tc.io = nullptr;
       file.reset();
       capture("cleanup_test", [&] { module.cleanup_test(tc); });
@@ -243,6 +259,8 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
       for (const PhaseTiming &t : timings)
         units.push_back(t.units);
     }
+    if (warming)
+      continue;
     Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
                                      static_cast<int>(rep), open_t, close_t);
     if (trank == 0) {

@@ -261,7 +261,8 @@ std::vector<PlannedBlock> progress_plan(const std::vector<ModulePlan> &plans,
     PlannedBlock b;
     b.module = plans[i].info->name;
     b.family = plans[i].library->path;
-    b.reps = planned_reps(plans[i].block->reps, plans[i].block->reps_auto);
+    b.reps = planned_reps(plans[i].block->reps, plans[i].block->reps_auto) +
+             plans[i].block->warm_up_reps;
     b.settle_s = plans[i].block->settle_time;
     b.budget_s = plans[i].time_budget_s;
     for (const TestSpec &t : i < declared.size() ? declared[i] : std::vector<TestSpec>{}) {

@@ -164,9 +164,9 @@ public:
   TestContext(const ModuleContext &module, TestSpec &running)
       : module(&module), running_(&running) {}
 
-  const ModuleContext *module;   ///< the module-wide context
-  int test_index = 0;            ///< index into the list init_module returned
-  int rep = 0;                   ///< repetition (0 .. ModuleReps-1)
+  const ModuleContext *module; ///< the module-wide context
+  int test_index = 0;          ///< index into the list init_module returned
+  int rep = 0; ///< repetition (0 .. WarmUpReps + ModuleReps - 1: the warm-ups come first)
   MPI_Comm comm = MPI_COMM_NULL; ///< this rank's group in this test (RankGroups)
   /// Every rank taking part in this test, all its groups (IMB's "all processes of the active
   /// run": reductions over the groups, as IMB -multi's, and synchronising them); the run's rank 0

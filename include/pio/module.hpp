@@ -73,6 +73,9 @@ struct ModuleInfo {
   /// The Interface (backend) of this module's blocks that no Interface line reaches; "" = the
   /// harness's default. metadata's is posix, mdtest's default API.
   std::string default_interface;
+  /// Its tests form one schedule that runs once (b_eff_io: its reads check what its writes and
+  /// rewrites left): the harness refuses ModuleReps above 1 and WarmUpReps at their lines.
+  bool runs_once = false;
 };
 
 } // namespace pio

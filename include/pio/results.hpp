@@ -73,31 +73,35 @@ inline const char *to_string(CacheProbe p) {
   return p == CacheProbe::Mincore ? "mincore" : "cachestat";
 }
 
-/// The page cache before a read phase, over every node taking part (measured untimed, per node
-/// through one leader, after CacheMode drop's flush and eviction).
+/// The page cache before a read phase or after a write phase, over every node taking part
+/// (measured untimed, per node through one leader; before a read after CacheMode drop's flush
+/// and eviction).
 struct CacheCheck {
-  std::int64_t range_bytes = 0;    ///< bytes of the test's files the nodes read, summed over nodes
-  std::int64_t resident_bytes = 0; ///< of those, in the nodes' page caches as the phase started
-  double max_node_fraction = 0;    ///< the largest resident share of any one node
+  std::int64_t range_bytes = 0;    ///< bytes of the test's files the nodes use, summed over nodes
+  std::int64_t resident_bytes = 0; ///< of those, in the nodes' page caches (read: as it started)
+  /// After a write phase: bytes of the range still dirty or under writeback as it ended, so not
+  /// yet on storage (-1: not measured: before a read, or mincore, which cannot tell).
+  std::int64_t dirty_bytes = -1;
+  double max_node_fraction = 0;             ///< the largest resident share of any one node
   CacheProbe probe = CacheProbe::Cachestat; ///< how it was measured
   bool dropped = false;   ///< CacheMode drop: flushed and evicted before (untimed)
   double drop_time_s = 0; ///< what flushing and evicting took, the slowest node (untimed)
   /// A file on tmpfs or ramfs: its pages are its storage, so nothing can be evicted.
   bool memory_file_system = false;
-  PhaseAccess access = PhaseAccess::Read; ///< Read or ReRead (the phase's declaration)
+  PhaseAccess access = PhaseAccess::Read; ///< Read, ReRead or Write (the phase's declaration)
 };
 
 /// What one phase of one repetition measured (all participating ranks).
 struct PhaseResult {
-  std::string label;             ///< the phase's label
-  std::int64_t units = 0;        ///< work units run
-  std::int64_t bytes = 0;        ///< bytes moved by all ranks
-  double aggregate_time_s = 0;   ///< sum over units of end-of-B1 to end-of-B2 (widest rank's)
-  double elapsed_time_s = 0;     ///< wall time of the phase, untimed steps included
-  double time_budget_s = 0;      ///< the phase's budget when time-driven (0 = count-driven)
-  std::int64_t units_limit = 0;  ///< time-driven: the most units it could run (0 = no limit)
-  std::string end_check;         ///< time-driven: "batched" or "per_unit" ("" count-driven)
-  bool stonewalled = false;      ///< made time-driven by the block's StoneWall
+  std::string label;                 ///< the phase's label
+  std::int64_t units = 0;            ///< work units run
+  std::int64_t bytes = 0;            ///< bytes moved by all ranks
+  double aggregate_time_s = 0;       ///< sum over units of end-of-B1 to end-of-B2 (widest rank's)
+  double elapsed_time_s = 0;         ///< wall time of the phase, untimed steps included
+  double time_budget_s = 0;          ///< the phase's budget when time-driven (0 = count-driven)
+  std::int64_t units_limit = 0;      ///< time-driven: the most units it could run (0 = no limit)
+  std::string end_check;             ///< time-driven: "batched" or "per_unit" ("" count-driven)
+  bool stonewalled = false;          ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
   /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
   /// between those units were timed too (docs/timing.md, "Queue depth").
@@ -108,12 +112,12 @@ struct PhaseResult {
   std::int64_t units_at_stop_max = 0;
   double stonewall_time_s = 0;
   double wear_out_time_s = 0;
-  double bandwidth_MiBps = 0;    ///< bytes / aggregate time
-  std::int64_t ops = 0;          ///< Merit::Operations: operations by all ranks (bytes stays 0)
-  double ops_per_s = 0;          ///< Merit::Operations: ops / aggregate time
-  Stats rank_time_s;             ///< over ranks of each rank's own unit time (IMB style)
-  std::vector<OpTimes> groups;   ///< per group, for tests with CommSemantics
-  std::optional<CacheCheck> cache; ///< a read phase of a test with a file: the page cache first
+  double bandwidth_MiBps = 0;      ///< bytes / aggregate time
+  std::int64_t ops = 0;            ///< Merit::Operations: operations by all ranks (bytes stays 0)
+  double ops_per_s = 0;            ///< Merit::Operations: ops / aggregate time
+  Stats rank_time_s;               ///< over ranks of each rank's own unit time (IMB style)
+  std::vector<OpTimes> groups;     ///< per group, for tests with CommSemantics
+  std::optional<CacheCheck> cache; ///< with a file: the page cache before a read, after a write
   std::optional<OpLatencies> latency; ///< per-operation latencies, when the backend times them
 };
 
@@ -208,8 +212,8 @@ struct TestResult {
   std::vector<Repetition> reps;      ///< every repetition that completed
   TestSummary summary;               ///< over reps
   std::optional<ErrorRecord> error;  ///< set if the test failed
-  std::string started;  ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
-  std::string finished; ///< when it finished (all its repetitions, or its failure)
+  std::string started;       ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
+  std::string finished;      ///< when it finished (all its repetitions, or its failure)
   TestConditions conditions; ///< what the nodes saw while it ran
   std::optional<RepsStop> reps_stop; ///< ModuleReps auto: why it stopped
   std::vector<FlagRecord> flags;     ///< what makes its figure doubtful (empty: clean)
@@ -225,7 +229,6 @@ inline double figure_of(const Repetition &r, const TestResult &t) {
     return r.op->t_avg_us;
   return t.merit == Merit::Operations ? r.ops_per_s : r.bandwidth_MiBps;
 }
-
 
 /// A repetition's rate in its test's unit (merit_unit): MiB/s or ops/s.
 inline double rate_of(const Repetition &r, Merit m) {
@@ -291,6 +294,7 @@ struct ModuleResult {
   double reps_time_cap_s = 0; ///< auto: at most this long per test
   CacheMode cache_mode = CacheMode::Keep; ///< CacheMode
   int read_shift = 0;                     ///< ReadShift: rank r read what rank r + read_shift wrote
+  long warm_up_reps = 0;                  ///< WarmUpReps: repetitions run first and not recorded
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
   bool collective = false, file_view = true, sync_writes = false;
   VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed

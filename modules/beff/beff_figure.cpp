@@ -22,11 +22,13 @@ Curves curves_from(const FigureFacts &facts, const ModuleResult &results) {
     const TestMeta &m = facts.tests[static_cast<size_t>(t.index)];
     const auto &loops = facts.looplengths.at(static_cast<size_t>(t.index));
     for (const Repetition &r : t.reps) {
-      if (static_cast<size_t>(r.rep) >= loops.size())
+      // The module counted the warm-up repetitions (TestContext::rep); the results do not.
+      const auto at = static_cast<size_t>(r.rep + results.warm_up_reps);
+      if (at >= loops.size())
         continue;
       const double b = bandwidth(facts.lengths.at(static_cast<size_t>(m.length)),
                                  facts.patterns.at(static_cast<size_t>(m.pattern)).messages,
-                                 loops[static_cast<size_t>(r.rep)], r.rank_time_s.max);
+                                 loops[at], r.rank_time_s.max);
       record(c, m.pattern, m.length, m.method, b);
     }
   }

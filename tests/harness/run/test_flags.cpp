@@ -140,6 +140,63 @@ TEST_CASE("a read right after its write is flagged page_cache with CacheMode kee
   }
 }
 
+TEST_CASE("a write that leaves its bytes in the page cache is flagged write_cache; one that "
+          "flushes them in its window, or one on tmpfs, is not",
+          "[flags][cache]") {
+  struct Case {
+    const char *name, *dir, *settings;
+    bool flagged;
+  };
+  // /var/tmp: a disk file system, where a write ends in the page cache unless it is flushed.
+  const Case cases[] = {{"disk", "/var/tmp", "", true},
+                        {"SyncWrites", "/var/tmp", "SyncWrites on\n", false},
+                        {"SyncAtEnd", "/var/tmp", "TimingScope phase\nSyncAtEnd on\n", false},
+                        {"tmpfs", "/dev/shm", "", false}};
+  for (const Case &k : cases) {
+    DYNAMIC_SECTION(k.name) {
+      pio::test::TempDir dir(k.dir);
+      const std::string text = "TestFile " + dir.file("data") + "\n" +
+                               block("ModuleName \"Simple Strided (write)\"\nBufferSizes 64K\n"
+                                     "WorkUnits 4\nModuleReps 2\n" +
+                                     std::string(k.settings));
+      const auto ran = pio::test::run_config(dir, std::string("wcache_") + k.name, text);
+      REQUIRE(all_ranks(ran.exit_code == 0));
+      REQUIRE(on_root([&] {
+        const auto &t = first_test(ran.results);
+        CHECK(well_formed(t.at("flags")));
+        for (const auto &r : t.at("reps")) {
+          const auto &cache = r.at("phases").at(0).at("cache");
+          REQUIRE(cache.is_object());
+          CHECK(cache.at("access") == "write");
+          // Every rank's 4 units of 64 KiB: the file the nodes wrote.
+          CHECK(cache.at("range_bytes") == pio::test::size() * 4 * 65536);
+          CHECK(cache.at("memory_file_system") == (std::string(k.dir) == "/dev/shm"));
+          if (cache.at("probe") != "cachestat") {
+            WARN("no cachestat on this kernel: dirty pages are not measured, nothing is flagged");
+            CHECK(cache.at("dirty_bytes").is_null());
+            CHECK(flags_of(r.at("flags")).count("write_cache") == 0);
+            continue;
+          }
+          const double dirty =
+              cache.at("dirty_bytes").get<double>() / cache.at("range_bytes").get<double>();
+          if (std::string(k.dir) == "/var/tmp")
+            CHECK((dirty > 0.9) == k.flagged); // flushed: nothing left dirty
+          CHECK(flags_of(r.at("flags")).count("write_cache") == (k.flagged ? 1 : 0));
+        }
+        CHECK(has_flag(t, "write_cache") == k.flagged);
+        if (k.flagged)
+          for (const auto &f : t.at("flags"))
+            if (f.at("flag") == "write_cache")
+              CHECK_THAT(
+                  f.at("reason").get<std::string>(),
+                  Catch::Contains("2 of 2 repetitions left their writes in the page cache") &&
+                      Catch::Contains("not on storage") && Catch::Contains("SyncAtEnd on"));
+        return true;
+      }));
+    }
+  }
+}
+
 TEST_CASE("re-read is flagged page_cache whatever is dropped before it", "[flags][cache]") {
   pio::test::TempDir dir("/var/tmp");
   const std::string text = "TestFile " + dir.file("data") + "\nCacheMode drop\n" +
@@ -282,6 +339,32 @@ TEST_CASE("an injected slow first repetition is flagged warm_up", "[flags][stead
     const auto &st = first_test(clean.results).at("summary").at("steadiness");
     CHECK(st.at("count") == 5);
     CHECK(st.at("median_ci").is_null()); // 5 repetitions give no 95 % interval
+    return true;
+  }));
+}
+
+TEST_CASE("WarmUpReps runs the slow first use first and does not record it: no warm_up flag",
+          "[flags][steadiness]") {
+  pio::test::TempDir dir;
+  // The module's repetition 0 is slow (FirstRepSeconds); with one warm-up that is the warm-up.
+  const std::string common = "ModuleName test_timed_units\nUnitSeconds 0.02\nModuleReps 4\n"
+                             "FirstRepSeconds 0.2\n";
+  const auto warmed = pio::test::run_config(dir, "warmed", block(common + "WarmUpReps 1\n"));
+  const auto global = pio::test::run_config(dir, "global", "WarmUpReps 2\n" + block(common));
+  REQUIRE(all_ranks(warmed.exit_code == 0 && global.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &t = first_test(warmed.results);
+    CHECK(warmed.results.at("modules").at(0).at("warm_up_reps") == 1);
+    CHECK(global.results.at("modules").at(0).at("warm_up_reps") == 2);
+    REQUIRE(t.at("reps").size() == 4); // ModuleReps recorded, numbered from 0
+    for (size_t i = 0; i < 4; ++i) {
+      CHECK(t.at("reps").at(i).at("rep") == i);
+      // The warm-up's 3 units of 0.2 s are not among them: 3 units of 0.02 s each (0.06 s).
+      CHECK(t.at("reps").at(i).at("aggregate_time_s").get<double>() < 0.4);
+    }
+    CHECK(!has_flag(t, "warm_up"));
+    CHECK(first_test(global.results).at("reps").size() == 4);
+    CHECK_THAT(warmed.out, Catch::Contains("reps 4 after 1 warm-up"));
     return true;
   }));
 }

@@ -558,6 +558,29 @@ TEST_CASE("directive limits are declared: a value outside them is an error namin
   }
 }
 
+TEST_CASE("repetitions are refused at their line: the schedule runs once", "[beff][config]") {
+  // name, the config's lines before the block, the block's line, the line the error names
+  const std::vector<std::vector<std::string>> cases = {
+      {"reps", "", "ModuleReps 2", "reps.conf:6: ModuleReps 2"},
+      {"warm", "WarmUpReps 1\n", "", "warm.conf:2: WarmUpReps 1"}};
+  for (const auto &c : cases) {
+    DYNAMIC_SECTION(c[0]) {
+      pio::test::TempDir dir;
+      const std::string conf = "TestFile " + dir.file("bad") + "\n" + c[1] +
+                               "<ap_module>\nModuleName beff_io\nScheduledTime 1\nVerify on\n" +
+                               c[2] + "\n</ap_module>\n";
+      const auto ran = pio::test::run_config(dir, c[0], conf);
+      REQUIRE(all_ranks(ran.exit_code == 2));
+      REQUIRE(on_root([&] {
+        CHECK_THAT(ran.err, Catch::Contains(c[3]) && Catch::Contains("runs its tests once") &&
+                                Catch::Contains("Rounds"));
+        return true;
+      }));
+      REQUIRE(all_ranks(!pio::test::exists(dir.file("bad"))));
+    }
+  }
+}
+
 TEST_CASE("Definition original: type 0 alone is rewritten, rewrite and read repeat the write's "
           "calls, segments follow min(r0 L/l, 10 r1, r2), the figure is the geometric mean",
           "[beff][original]") {
