@@ -17,7 +17,7 @@
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
 #include "run/rank_groups.hpp"
-#include "run/run_test.hpp"
+#include "run/repetitions.hpp"
 
 namespace pio::harness {
 

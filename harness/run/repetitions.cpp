@@ -1,20 +1,20 @@
 // One test: communicators from its RankGroups, the file the harness opens for it, every
 // repetition under the one timing method (thesis §3.2.1, Fig. 3.3), and its typed result.
-#include "run/run_test.hpp"
+#include "run/repetitions.hpp"
 
 #include <chrono>
 
 #include "guard/position.hpp"
 #include "pio/io/backend.hpp"
 #include "pio/mpi_handles.hpp"
+#include "run/conditions_seen.hpp"
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
-#include "run/page_cache.hpp"
 #include "run/op_latency.hpp"
+#include "run/page_cache.hpp"
 #include "run/rank_groups.hpp"
+#include "run/shape_agreement.hpp"
 #include "run/steadiness.hpp"
-#include "run/test_conditions.hpp"
-#include "run/test_shape.hpp"
 
 namespace pio::harness {
 
