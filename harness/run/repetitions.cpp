@@ -45,6 +45,15 @@ std::string test_path(const ModuleContext &mctx, const TestSpec &spec, const Gro
   return path;
 }
 
+/// The hints a test's file is opened with: the test's own, overridden by the block's Hint lines
+/// (which include the global ones).
+std::map<std::string, std::string> test_hints(const TestSpec &spec, const ModuleBlock &block) {
+  std::map<std::string, std::string> hints = spec.hints;
+  for (const auto &[k, v] : block.hints)
+    hints[k] = v;
+  return hints;
+}
+
 /// Whether a phase reads the file, so the page cache is measured (and dropped) before it.
 bool reads(PhaseAccess a) { return a == PhaseAccess::Read || a == PhaseAccess::ReRead; }
 
@@ -84,191 +93,250 @@ std::string check_test(const BlockRanks &ranks, const TestSpec &spec) {
   return {};
 }
 
-/// The repetitions of one test on the ranks taking part.
-std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModulePlan &plan,
-                                const TestSpec &spec, int index, const GroupComms &c,
-                                TestResult &result) {
-  const ModuleBlock &block = *plan.block;
-  // FilesFrom: the units each phase of the earlier block's same test completed on this rank.
-  const auto earlier = rs.chain_units.find({plan.chain.source, index});
-  const std::vector<std::int64_t> *made =
-      plan.chain.source >= 0 && earlier != rs.chain_units.end() ? &earlier->second : nullptr;
-  int trank = 0;
-  MPI_Comm_rank(c.all, &trank);
-  int grank = 0, gsize = 1;
-  MPI_Comm_rank(c.group, &grank);
-  MPI_Comm_size(c.group, &gsize);
-  // ReadShift: the module works on its group renumbered (rank r is r + ReadShift), so that its
-  // part of a shared file, and a file per process, are another rank's; the harness keeps its
-  // own numbering (the shared file's owner, the agreements, the statistics).
-  const Comm shifted = shifted_ranks(c.group, block.read_shift);
-  const MPI_Comm module_group = shifted.get() != MPI_COMM_NULL ? shifted.get() : c.group;
-  int mrank = grank;
-  MPI_Comm_rank(module_group, &mrank);
-  const std::string path = test_path(mctx, spec, c);
-  // Hints: the test's own, overridden by the block's Hint lines (which include global ones).
-  std::map<std::string, std::string> hints = spec.hints;
-  for (const auto &[k, v] : block.hints)
-    hints[k] = v;
-  if (trank == 0) {
-    result.file = path;
-    result.hints_requested = hints;
-  }
+/// One test's repetitions on the ranks taking part: what stays the same from one repetition to
+/// the next, and each repetition's steps.
+class TestRun {
+public:
+  TestRun(RunState &rs, const BlockRanks &ranks, Module &module, const ModuleContext &mctx,
+          const ModulePlan &plan, const TestSpec &spec, int index, const GroupComms &c,
+          TestResult &result);
+
+  /// Every repetition (ModuleReps, or until ModuleReps auto stops), then the test's file kept
+  /// or removed. Returns the agreed failure that stopped them.
+  std::optional<Failure> run();
+
+private:
+  /// One repetition: the file opened, describe_test, every phase, the file closed,
+  /// cleanup_test, and its figures reduced into the result.
+  std::optional<Failure> repetition(long rep);
+  /// The harness opens the test's file for the repetition (timed into open_t) and hands the
+  /// module its Interface; on the first repetition it records the hints in effect.
+  std::optional<Failure> open_file(long rep, TestContext &tc, std::unique_ptr<io::OpenFile> &file,
+                                   double &open_t);
+  /// Every phase of the repetition under the unit loop, each read phase after its page-cache
+  /// check (untimed).
+  std::optional<Failure> run_phases(TestContext &tc, const TestSpec &running,
+                                    LatencyRecorder &latencies, bool has_file,
+                                    std::vector<PhaseTiming> &timings,
+                                    std::vector<std::optional<CacheCheck>> &caches);
+  /// The repetition's file closed (timed into close_t) and stamped at rest.
+  std::optional<Failure> close_file(std::unique_ptr<io::OpenFile> &file, double &close_t);
+  /// cleanup_test after a failure: the file closed first, the module's own error ignored.
+  void abandon(TestContext &tc, std::unique_ptr<io::OpenFile> &file);
+  /// The harness deletes what it created (after every rank has closed it), unless the module
+  /// keeps the file for a later test (kept files go after cleanup_module) or a later block of
+  /// its chain uses it (FilesFrom: it goes after the chain's last block).
+  void release_file();
+
+  RunState &rs_;
+  Module &module_;
+  const ModuleContext &mctx_;
+  const ModulePlan &plan_;
+  const ModuleBlock &block_;
+  const TestSpec &spec_;
+  const int index_;
+  const GroupComms &c_;
+  TestResult &result_;
+  int trank_ = 0;             ///< this rank in c.all, the harness's numbering
+  int grank_ = 0, gsize_ = 1; ///< this rank in its group, and the group's size
+  Comm shifted_;              ///< the group renumbered by ReadShift (null without)
+  MPI_Comm module_group_;     ///< what the module works on: shifted_, else the group
+  int mrank_ = 0;             ///< this rank in module_group_
+  std::string path_;          ///< this rank's file ("" without a file)
+  bool owns_path_ = false;    ///< this rank creates (and later deletes) path_
+  std::string where_;         ///< "test N (label)", for messages
+};
+
+TestRun::TestRun(RunState &rs, const BlockRanks &ranks, Module &module, const ModuleContext &mctx,
+                 const ModulePlan &plan, const TestSpec &spec, int index, const GroupComms &c,
+                 TestResult &result)
+    : rs_(rs), module_(module), mctx_(mctx), plan_(plan), block_(*plan.block), spec_(spec),
+      index_(index), c_(c), result_(result),
+      // ReadShift: the module works on its group renumbered (rank r is r + ReadShift), so that
+      // its part of a shared file, and a file per process, are another rank's; the harness
+      // keeps its own numbering (the shared file's owner, the agreements, the statistics).
+      shifted_(shifted_ranks(c.group, plan.block->read_shift)),
+      module_group_(shifted_.get() != MPI_COMM_NULL ? shifted_.get() : c.group),
+      path_(test_path(mctx, spec, c)),
+      where_("test " + std::to_string(index + 1) + " (" + spec.label + ")") {
+  MPI_Comm_rank(c.all, &trank_);
+  MPI_Comm_rank(c.group, &grank_);
+  MPI_Comm_size(c.group, &gsize_);
+  MPI_Comm_rank(module_group_, &mrank_);
   // Only the rank that creates a file decides whether it may (and later deletes it); a rank
   // shifted onto another's file per process leaves it to that rank.
-  const bool owns_path = (spec.file == FileUse::FilePerProcess && mctx.rank == ranks.rank) ||
-                         (spec.file == FileUse::Shared && grank == 0);
-  const MPI_Comm open_comm = spec.file == FileUse::Shared ? module_group : MPI_COMM_SELF;
+  owns_path_ = (spec.file == FileUse::FilePerProcess && mctx.rank == ranks.rank) ||
+               (spec.file == FileUse::Shared && grank_ == 0);
+}
+
+std::optional<Failure> TestRun::run() {
+  if (trank_ == 0) {
+    result_.file = path_;
+    result_.hints_requested = test_hints(spec_, block_);
+  }
   std::optional<Failure> failure;
-  const std::string where = "test " + std::to_string(index + 1) + " (" + spec.label + ")";
-  heartbeat_context("module " + mctx.module_name + ", " + where);
+  heartbeat_context("module " + mctx_.module_name + ", " + where_);
   const double started = MPI_Wtime();
-  for (long rep = 0; (block.reps_auto || rep < block.reps) && !failure; ++rep) {
-    TestSpec running = spec; // every repetition starts from the declared test
-    // A block working on an earlier block's files goes no further than that block wrote: the
-    // module sees the capped count from describe_test on. A test with units of its own over the
-    // files bounds itself by their size (ChainCap::FileSize).
-    const bool capped = made && spec.chain_cap == ChainCap::Units;
-    for (size_t k = 0; capped && k < made->size() && k < running.phases.size(); ++k)
-      if ((*made)[k] > 0 && running.phases[k].work_units > (*made)[k])
-        running.phases[k].work_units = (*made)[k];
-    TestContext tc(mctx, running);
-    tc.test_index = index;
-    tc.rep = static_cast<int>(rep);
-    tc.comm = module_group;
-    tc.all = c.all;
-    tc.rank = mrank;
-    tc.size = gsize;
-    tc.group = c.group_index;
-    tc.groups = c.groups;
-    tc.file_path = path;
-    // Before the file: an operation still in flight when a phase fails reports here until the
-    // file's close completes it.
-    LatencyRecorder latencies;
-    std::unique_ptr<io::OpenFile> file;
-    double open_t = 0, close_t = 0;
-    if (spec.file != FileUse::None) {
-      std::string err;
-      if (owns_path)
-        err = capture(where + ": TestFile", [&] { rs.files->claim(path); });
-      if ((failure = agree(c.all, err)))
-        break;
-      MPI_Barrier(c.all);
-      const double t0 = MPI_Wtime();
-      heartbeat("MPI_File_open");
-      err = capture(where + ": open",
-                    [&] { file = mctx.backend->open(open_comm, path, spec.amode, hints); });
-      const double mine = MPI_Wtime() - t0;
-      MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
-      if ((failure = agree(c.all, err)))
-        break;
-      if (owns_path) // the record names the file now (its device and inode)
-        rs.files->stamp(path, true);
-      tc.io = &file->io();
-      if (rep == 0) {
-        std::map<std::string, std::string> effect;
-        err = capture(where + ": MPI_File_get_info", [&] { effect = file->hints_in_effect(); });
-        if (trank == 0)
-          result.hints_in_effect = effect;
-        if ((failure = agree(c.all, err)))
-          break;
-      }
-    }
-    heartbeat("describe_test");
-    failure = agree(c.all, capture(where + ": describe_test", [&] { module.describe_test(tc); }));
-    if (!failure && (failure = disagreement_on_shape(c.all, running)))
-      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
-    if (failure) {
-      tc.io = nullptr;
-      file.reset();
-      capture("cleanup_test", [&] { module.cleanup_test(tc); });
-      break;
-    }
-    std::vector<PhaseTiming> timings;
-    std::vector<std::optional<CacheCheck>> caches(running.phases.size());
-    for (size_t k = 0; k < running.phases.size() && !failure; ++k) {
-      // Before a read phase, untimed: CacheMode drop's flush and eviction, then the residency of
-      // the files the nodes will read (docs/timing.md, "The page cache").
-      if (file && reads(running.phases[k].access)) {
-        heartbeat("page cache");
-        std::string err;
-        const CacheCheck check = check_page_cache(c.all, path, block.cache_mode == CacheMode::Drop,
-                                                  running.phases[k].access, err);
-        if ((failure = agree(c.all, err.empty() ? err : where + ": page cache: " + err)))
-          break;
-        caches[k] = check;
-      }
-      LoopControls controls = loop_controls(block);
-      controls.listener = rs.listener;
-      controls.latencies = &latencies;
-      // A phase after a stonewalled one that stopped early reads no further than it wrote.
-      if (k > 0 && timings.back().stonewalled && running.phases[k].time_budget_s <= 0)
-        controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
-                                          running.phases[k].work_units);
-      latencies.clear();
-      timings.push_back(run_phase(module, tc, c.all, static_cast<int>(k), mctx.sync_writes,
-                                  mctx.collective, controls));
-      failure = timings.back().failure;
-      if (!failure && spec.file != FileUse::None)
-        timings.back().latency = reduce_latencies(c.all, latencies);
-    }
-    if (failure) {
-      failure->message = where + ", rep " + std::to_string(rep) + ": " + failure->message;
-      tc.io = nullptr;
-      file.reset();
-      capture("cleanup_test", [&] { module.cleanup_test(tc); });
-      break;
-    }
-    if (spec.file != FileUse::None) {
-      MPI_Barrier(c.all);
-      const double t0 = MPI_Wtime();
-      heartbeat("MPI_File_close");
-      std::string err = capture(where + ": close", [&] { file->close(); });
-      const double mine = MPI_Wtime() - t0;
-      MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c.all);
-      if (owns_path && err.empty()) // at rest: its size and modification time as left
-        rs.files->stamp(path, false);
-      if ((failure = agree(c.all, err)))
-        break;
-    }
-    tc.io = nullptr;
-    heartbeat("cleanup_test");
-    if ((failure =
-             agree(c.all, capture(where + ": cleanup_test", [&] { module.cleanup_test(tc); }))))
-      break;
-    if (plan.chain.used_later) { // what a later block of the chain may read
-      std::vector<std::int64_t> &units = rs.chain_units[{plan.chain.self, index}];
-      units.clear();
-      for (const PhaseTiming &t : timings)
-        units.push_back(t.units);
-    }
-    Repetition r = reduce_repetition(c.all, GroupPlace{c.group_index, c.groups}, timings, running,
-                                     static_cast<int>(rep), open_t, close_t);
-    if (trank == 0) {
-      for (size_t k = 0; k < caches.size() && k < r.phases.size(); ++k)
-        r.phases[k].cache = caches[k];
-      result.comm = running.comm; // with any set_ops_per_unit of this repetition
-      result.reps.push_back(std::move(r));
-    }
-    if (block.reps_auto && auto_reps_done(c.all, trank, block, result, started))
+  for (long rep = 0; (block_.reps_auto || rep < block_.reps) && !failure; ++rep) {
+    failure = repetition(rep);
+    if (!failure && block_.reps_auto && auto_reps_done(c_.all, trank_, block_, result_, started))
       break;
   }
-  // The harness deletes what it created (after every rank has closed it), unless the module
-  // keeps the file for a later test (kept files go after cleanup_module) or a later block of
-  // its chain uses it (FilesFrom: it goes after the chain's last block).
-  MPI_Barrier(c.all);
-  if (spec.file != FileUse::None && owns_path) {
-    if (plan.chain.used_later)
-      rs.chain_files[plan.chain.first].insert(path);
-    else if (spec.keep_file)
-      rs.kept.insert(path);
-    else
-      rs.files->release(path);
-  }
-  rs.files->stamp_all(); // the files modules claimed, as this test left them
-  MPI_Barrier(c.all);
+  release_file();
   return failure;
+}
+
+std::optional<Failure> TestRun::repetition(long rep) {
+  TestSpec running = spec_;                     // every repetition starts from the declared test
+  rs_.chains.cap_units(plan_, index_, running); // FilesFrom: no further than the source wrote
+  TestContext tc(mctx_, running);
+  tc.test_index = index_;
+  tc.rep = static_cast<int>(rep);
+  tc.comm = module_group_;
+  tc.all = c_.all;
+  tc.rank = mrank_;
+  tc.size = gsize_;
+  tc.group = c_.group_index;
+  tc.groups = c_.groups;
+  tc.file_path = path_;
+  // Before the file: an operation still in flight when a phase fails reports here until the
+  // file's close completes it.
+  LatencyRecorder latencies;
+  std::unique_ptr<io::OpenFile> file;
+  double open_t = 0, close_t = 0;
+  const bool has_file = spec_.file != FileUse::None;
+  if (has_file)
+    if (auto failure = open_file(rep, tc, file, open_t))
+      return failure;
+  const std::string at = where_ + ", rep " + std::to_string(rep) + ": ";
+  heartbeat("describe_test");
+  auto failure =
+      agree(c_.all, capture(where_ + ": describe_test", [&] { module_.describe_test(tc); }));
+  if (!failure && (failure = disagreement_on_shape(c_.all, running)))
+    failure->message = at + failure->message;
+  std::vector<PhaseTiming> timings;
+  std::vector<std::optional<CacheCheck>> caches(running.phases.size());
+  if (!failure && (failure = run_phases(tc, running, latencies, has_file, timings, caches)))
+    failure->message = at + failure->message;
+  if (failure) {
+    abandon(tc, file);
+    return failure;
+  }
+  if (has_file)
+    if ((failure = close_file(file, close_t)))
+      return failure;
+  tc.io = nullptr;
+  heartbeat("cleanup_test");
+  if ((failure =
+           agree(c_.all, capture(where_ + ": cleanup_test", [&] { module_.cleanup_test(tc); }))))
+    return failure;
+  std::vector<std::int64_t> units; // what a later block of the chain may read
+  for (const PhaseTiming &t : timings)
+    units.push_back(t.units);
+  rs_.chains.record_units(plan_, index_, std::move(units));
+  Repetition r = reduce_repetition(c_.all, GroupPlace{c_.group_index, c_.groups}, timings, running,
+                                   static_cast<int>(rep), open_t, close_t);
+  if (trank_ == 0) {
+    for (size_t k = 0; k < caches.size() && k < r.phases.size(); ++k)
+      r.phases[k].cache = caches[k];
+    result_.comm = running.comm; // with any set_ops_per_unit of this repetition
+    result_.reps.push_back(std::move(r));
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> TestRun::open_file(long rep, TestContext &tc,
+                                          std::unique_ptr<io::OpenFile> &file, double &open_t) {
+  std::string err;
+  if (owns_path_)
+    err = capture(where_ + ": TestFile", [&] { rs_.files->claim(path_); });
+  if (auto failure = agree(c_.all, err))
+    return failure;
+  MPI_Barrier(c_.all);
+  const double t0 = MPI_Wtime();
+  heartbeat("MPI_File_open");
+  const MPI_Comm open_comm = spec_.file == FileUse::Shared ? module_group_ : MPI_COMM_SELF;
+  err = capture(where_ + ": open", [&] {
+    file = mctx_.backend->open(open_comm, path_, spec_.amode, test_hints(spec_, block_));
+  });
+  const double mine = MPI_Wtime() - t0;
+  MPI_Reduce(&mine, &open_t, 1, MPI_DOUBLE, MPI_MAX, 0, c_.all);
+  if (auto failure = agree(c_.all, err))
+    return failure;
+  if (owns_path_) // the record names the file now (its device and inode)
+    rs_.files->stamp(path_, true);
+  tc.io = &file->io();
+  if (rep != 0)
+    return std::nullopt;
+  std::map<std::string, std::string> effect;
+  err = capture(where_ + ": MPI_File_get_info", [&] { effect = file->hints_in_effect(); });
+  if (trank_ == 0)
+    result_.hints_in_effect = effect;
+  return agree(c_.all, err);
+}
+
+std::optional<Failure> TestRun::run_phases(TestContext &tc, const TestSpec &running,
+                                           LatencyRecorder &latencies, bool has_file,
+                                           std::vector<PhaseTiming> &timings,
+                                           std::vector<std::optional<CacheCheck>> &caches) {
+  for (size_t k = 0; k < running.phases.size(); ++k) {
+    // Before a read phase, untimed: CacheMode drop's flush and eviction, then the residency of
+    // the files the nodes will read (docs/timing.md, "The page cache").
+    if (has_file && reads(running.phases[k].access)) {
+      heartbeat("page cache");
+      std::string err;
+      const CacheCheck check = check_page_cache(c_.all, path_, block_.cache_mode == CacheMode::Drop,
+                                                running.phases[k].access, err);
+      if (auto failure = agree(c_.all, err.empty() ? err : where_ + ": page cache: " + err))
+        return failure;
+      caches[k] = check;
+    }
+    LoopControls controls = loop_controls(block_);
+    controls.listener = rs_.listener;
+    controls.latencies = &latencies;
+    // A phase after a stonewalled one that stopped early reads no further than it wrote.
+    if (k > 0 && timings.back().stonewalled && running.phases[k].time_budget_s <= 0)
+      controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
+                                        running.phases[k].work_units);
+    latencies.clear();
+    timings.push_back(run_phase(module_, tc, c_.all, static_cast<int>(k), mctx_.sync_writes,
+                                mctx_.collective, controls));
+    if (timings.back().failure)
+      return timings.back().failure;
+    if (has_file)
+      timings.back().latency = reduce_latencies(c_.all, latencies);
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> TestRun::close_file(std::unique_ptr<io::OpenFile> &file, double &close_t) {
+  MPI_Barrier(c_.all);
+  const double t0 = MPI_Wtime();
+  heartbeat("MPI_File_close");
+  std::string err = capture(where_ + ": close", [&] { file->close(); });
+  const double mine = MPI_Wtime() - t0;
+  MPI_Reduce(&mine, &close_t, 1, MPI_DOUBLE, MPI_MAX, 0, c_.all);
+  if (owns_path_ && err.empty()) // at rest: its size and modification time as left
+    rs_.files->stamp(path_, false);
+  return agree(c_.all, err);
+}
+
+void TestRun::abandon(TestContext &tc, std::unique_ptr<io::OpenFile> &file) {
+  tc.io = nullptr;
+  file.reset();
+  capture("cleanup_test", [&] { module_.cleanup_test(tc); });
+}
+
+void TestRun::release_file() {
+  MPI_Barrier(c_.all);
+  if (spec_.file != FileUse::None && owns_path_ && !rs_.chains.keep_file(plan_, path_)) {
+    if (spec_.keep_file)
+      rs_.kept.insert(path_);
+    else
+      rs_.files->release(path_);
+  }
+  rs_.files->stamp_all(); // the files modules claimed, as this test left them
+  MPI_Barrier(c_.all);
 }
 
 } // namespace
@@ -299,7 +367,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   std::optional<Failure> local;
   int failed_rank = ranks.size; // the failing rank in the block (size: none)
   if (c.all != MPI_COMM_NULL) {
-    local = run_reps(rs, ranks, module, mctx, plan, spec, index, c, result);
+    local = TestRun(rs, ranks, module, mctx, plan, spec, index, c, result).run();
     if (local)
       failed_rank = rank_in(c.all, local->rank, ranks.comm);
   }
