@@ -1,3 +1,4 @@
+// The reporters a run opens by default (default_reporters.hpp).
 #include "report/default_reporters.hpp"
 
 #include <iostream>

@@ -1,3 +1,4 @@
+// The shape of a test agreed across its ranks before its first work unit (shape_agreement.hpp).
 #include "run/shape_agreement.hpp"
 
 #include <cstdint>
