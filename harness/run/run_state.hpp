@@ -76,7 +76,7 @@ struct RunState {
   std::vector<Reporter *> reporters;    ///< rank 0: every reporter told, the caller's included
   UnitListener *listener = nullptr;     ///< rank 0: told after every work unit (live progress)
   ProgressReporter *progress = nullptr; ///< rank 0: the live progress, told the run's plan
-  int blocks_scheduled = 0;             ///< block runs in the run: blocks x Rounds (run/rounds.hpp)
+  int blocks_scheduled = 0; ///< block runs in the run: blocks x Rounds (plan/rounds.hpp)
 
   /// Deletes the files kept for or claimed by the module, once every rank of the block (comm)
   /// is done with them.
