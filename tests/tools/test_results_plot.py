@@ -28,7 +28,7 @@ def test_csv_has_one_row_per_repetition_and_error_rows(tool, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 3 + 3 + 1
     # error, then the figure columns and the cache, steadiness and flag columns
-    assert lines[-1].endswith('"short write, 0 of 8"' + "," * 12)
+    assert lines[-1].endswith('"short write, 0 of 8"' + "," * 13)
     assert lines[0].split(",")[12:14] == ["param:buffer_size", "mode"]
 
 
