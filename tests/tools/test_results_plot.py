@@ -27,9 +27,11 @@ def test_csv_has_one_row_per_repetition_and_error_rows(tool, tmp_path, capsys):
     assert tool("pio-results").main(["csv", write_doc(tmp_path / "r.json", doc)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1 + 3 + 3 + 1
-    # error, then the figure columns and the cache, steadiness and flag columns
-    assert lines[-1].endswith('"short write, 0 of 8"' + "," * 13)
-    assert lines[0].split(",")[12:14] == ["param:buffer_size", "mode"]
+    # error, then the test's start and finish times, the figure columns and the cache,
+    # steadiness and flag columns
+    assert lines[-1].endswith('"short write, 0 of 8"' + "," * 15)
+    # the block's settings, then the test's parameters (one named like a fixed column)
+    assert lines[0].split(",")[17:20] == ["setting:Mode", "param:buffer_size", "mode"]
 
 
 def test_table_puts_runs_side_by_side(tool, capsys):

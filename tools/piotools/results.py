@@ -249,7 +249,7 @@ FILE_USE = {"none": "none", "shared": "shared", "file-per-process": "per_process
 
 
 # ... and as the harness's CSV writes it (docs/results.md, "The CSV file").
-CSV_FILE_USE = {"none": "none", "shared": "shared", "per_process": "file_per_process"}
+CSV_FILE_USE = {"none": "none", "shared": "shared", "per_process": "file-per-process"}
 
 
 def file_use(test):
