@@ -7,7 +7,7 @@
 # liburing-dev: the io_uring backend (backends/io_uring; without it that backend is not built).
 # iproute2 and util-linux: the emulated hosts of tests/multihost (network + UTS namespaces);
 # strace: the multihost test that only rank 0 reads the config and manifests, the replay's strace
-# tests (tests/modules/replay) and tools/bench-replay.sh; time: bench-startup;
+# tests (tests/modules/replay) and tools/dev/bench-replay.sh; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
 # glusterfs-server, glusterfs-client, xfsprogs and btrfs-progs: the file-system lab
 # (tools/pio-fslab, tests/fslab; without recommends: no NFS-Ganesha, no samba hooks).

@@ -7,15 +7,15 @@
 #   2. tmpfs: the same on a directory under /dev/shm
 #   3. search efficiency: every point of docs/examples/tuning-small.conf on the ext4 image
 #      (pio-tune --sampler grid), then TPE and random search replayed on the recorded grid over
-#      $SEEDS seeds each (tools/tune-efficiency.py): trials to within 5 % of the grid's best
+#      $SEEDS seeds each (tools/dev/tune-efficiency.py): trials to within 5 % of the grid's best
 # `uptime` is recorded before and after each step ($OUT/uptime.txt): the machine is shared.
 #
-# Usage: tools/tune-campaign.sh [BUILD_DIR]     (as root: losetup and mount)
+# Usage: tools/dev/tune-campaign.sh [BUILD_DIR]     (as root: losetup and mount)
 # Env:   BUDGET=15m  RANKS=2  SEEDS=20  OUT=/tmp/tune-campaign  IMAGE_SIZE=2G
 #        STEPS="ext4 tmpfs grid"  ROUNDS=3 (confirmation rounds)  NICE=0 (nice level of the runs)
-# A quiet rerun: NICE=10 BUDGET=15m tools/tune-campaign.sh build
+# A quiet rerun: NICE=10 BUDGET=15m tools/dev/tune-campaign.sh build
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 BUDGET=${BUDGET:-15m}
 RANKS=${RANKS:-2}
@@ -78,8 +78,8 @@ for step in $STEPS; do
     mount_ext4
     tune grid "$MNT" "$ROOT/docs/examples/tuning-small.conf" --sampler grid --budget 24h \
       --seed 1 --candidates 1
-    $PY "$ROOT/tools/tune-efficiency.py" "$OUT/grid" --seeds "$SEEDS" | tee "$OUT/efficiency.txt"
-    $PY "$ROOT/tools/tune-efficiency.py" "$OUT/grid" --seeds "$SEEDS" --json > "$OUT/efficiency.json"
+    $PY "$ROOT/tools/dev/tune-efficiency.py" "$OUT/grid" --seeds "$SEEDS" | tee "$OUT/efficiency.txt"
+    $PY "$ROOT/tools/dev/tune-efficiency.py" "$OUT/grid" --seeds "$SEEDS" --json > "$OUT/efficiency.json"
     ;;
   *) echo "tune-campaign: unknown step $step (ext4, tmpfs, grid)" >&2; exit 2 ;;
   esac

@@ -6,8 +6,8 @@ insert NUL bytes, over-long lines, bytes that are not UTF-8, extreme values and 
 runs pio-harness on each mutant under mpiexec with a timeout, and reports crashes (a signal, or
 an exit code other than 0, 1 or 2) and hangs. Bounded by a number of mutants and a total time.
 
-  tools/fuzz-config.py --harness build/harness/pio-harness --mutants 300 --budget 120
-  tools/fuzz-config.py --harness ... --replay tests/harness/guard/corpus   # re-run saved mutants
+  tools/dev/fuzz-config.py --harness build/harness/pio-harness --mutants 300 --budget 120
+  tools/dev/fuzz-config.py --harness ... --replay tests/harness/guard/corpus   # re-run saved mutants
 
 By default each mutant is only checked (pio-harness --check: config, modules, directives and
 files, no I/O), which is where a bad config must be caught; --run runs it for real in a scratch
@@ -138,7 +138,7 @@ def main():
     ap.add_argument("--mpiexec", default="mpiexec")
     ap.add_argument("-M", "--module-dir", action="append", default=[],
                     help="module directory (repeatable)")
-    ap.add_argument("--conf-dir", default=os.path.join(here, "..", "conf"),
+    ap.add_argument("--conf-dir", default=os.path.join(here, "..", "..", "conf"),
                     help="configs to mutate (*.conf)")
     ap.add_argument("--np", type=int, default=2, help="ranks per run")
     ap.add_argument("--mutants", type=int, default=300, help="at most this many mutants")

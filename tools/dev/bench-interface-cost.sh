@@ -14,11 +14,11 @@
 # ranks) with min..max over rounds, and the median of the per-round ratios of transfer time
 # interface/posix with their min..max (> 1: the interface costs more than raw POSIX).
 #
-# Usage: tools/bench-interface-cost.sh [BUILD_DIR] [DIR...]      (default DIR: /dev/shm /var/tmp)
+# Usage: tools/dev/bench-interface-cost.sh [BUILD_DIR] [DIR...]      (default DIR: /dev/shm /var/tmp)
 # Env:   ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M  COLLECTIVE="off on"
 #        INNER=4  OUTER=2  TIMEOUT=300  RAW=file (keep every measurement as JSON lines)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
 DIRS=("$@")
@@ -36,7 +36,7 @@ PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-interface-cost
 IFACES=(posix mpiio hdf5)
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 [ -x "$HARNESS" ] || { echo "$BENCH: $HARNESS not found (build first)" >&2; exit 2; }

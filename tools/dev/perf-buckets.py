@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # tools/, for piotools
 
 from piotools import perf_buckets  # noqa: E402
 

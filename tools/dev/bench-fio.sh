@@ -25,11 +25,11 @@
 # Per cell: the median of the per-round pio/fio IOPS ratios with their spread (min..max), and
 # each side's median IOPS. Target (issue 43): at least 0.95 in every cell.
 #
-# Usage: tools/bench-fio.sh [BUILD_DIR]
+# Usage: tools/dev/bench-fio.sh [BUILD_DIR]
 # Env:   ROUNDS=3  NUMJOBS=2  SIZES="4K 64K"  PATTERNS="randread randwrite read write"
 #        PLACES="tmpfs ext4 direct"  PER_RANK=64M  FIO=fio  TIMEOUT=600  RAW=file (JSON lines)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 ROUNDS=${ROUNDS:-3}
 NUMJOBS=${NUMJOBS:-2}
@@ -43,7 +43,7 @@ HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-fio
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 for exe in "$HARNESS" "$FIO"; do
   [ -x "$exe" ] || { echo "$BENCH: $exe not found (build pio; apt-get install fio)" >&2; exit 2; }

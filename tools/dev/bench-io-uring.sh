@@ -12,11 +12,11 @@
 # Per cell: the median IOPS (min..max over rounds), the median of the per-round ratios to posix's
 # IOPS in the same run with their spread, and io_uring's median p50 / p99 latency.
 #
-# Usage: tools/bench-io-uring.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
+# Usage: tools/dev/bench-io-uring.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
 # Env:   ROUNDS=5  RANKS=2  DEPTHS="1 8 32"  FILE_SIZE=64M  ODIRECT=off  TIMEOUT=600
 #        RAW=file (keep every measurement as JSON lines)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
 DIRS=("$@")
@@ -31,7 +31,7 @@ HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-io-uring
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 [ -x "$HARNESS" ] || { echo "$BENCH: $HARNESS not found (build first)" >&2; exit 2; }
 WORK=$(mktemp -d)

@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # tools/, for piotools
 
 from piotools import io500  # noqa: E402
 
@@ -311,7 +311,7 @@ def main(argv):
     r.add_argument("--ini", required=True, help="IO500 ini with the short settings")
     r.add_argument("--harness", required=True, help="pio-harness")
     r.add_argument("--modules", required=True, help="pio-bench module directory (-M)")
-    r.add_argument("--conf", default=os.path.join(HERE, "..", "conf", "io500.conf"))
+    r.add_argument("--conf", default=os.path.join(HERE, "..", "..", "conf", "io500.conf"))
     r.add_argument("--dir", required=True, help="scratch directory for pio's files")
     r.add_argument("--ranks", type=int, default=2)
     r.add_argument("--rounds", type=int, default=3)

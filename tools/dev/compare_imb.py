@@ -15,8 +15,8 @@ t_max where it prints one t[usec] (single transfers), t_ovrl for IMB-IO's non-bl
 benchmarks; pio's same statistic (its t_max for t_ovrl). With IMB -multi 1 the slowest group's
 row counts (pio reports the slowest group).
 
-The comparison needs an IMB binary only to make its input (tools/compare-imb.sh,
-tools/compare-imb-io.sh run both interleaved); nothing in the build or the tests needs IMB.
+The comparison needs an IMB binary only to make its input (tools/dev/compare-imb.sh,
+tools/dev/compare-imb-io.sh run both interleaved); nothing in the build or the tests needs IMB.
 """
 import argparse
 import json

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 
-_here = os.path.dirname(os.path.realpath(__file__))
+_here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tools/: piotools, pio-nightly
 sys.path.insert(0, _here)
 
 from piotools import cli, compare, results  # noqa: E402

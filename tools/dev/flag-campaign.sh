@@ -12,11 +12,11 @@
 # The machine's load is printed before and after (uptime): flags such as heavy_load are the
 # machine's state, not the tool's; rerun on a quiet machine to judge the clean count.
 #
-# Usage: tools/flag-campaign.sh [BUILD_DIR]
+# Usage: tools/dev/flag-campaign.sh [BUILD_DIR]
 # Env:   RUNS=20  NP=<cores, at most 4>  CONFIG=conf/quick.conf  DIR=/var/tmp  TIMEOUT=600
 #        KEEP=dir (keep every results file there)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(realpath "${1:-$ROOT/build}")
 RUNS=${RUNS:-20}
 CORES=$(nproc)
@@ -27,7 +27,7 @@ TIMEOUT=${TIMEOUT:-600}
 HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
 BENCH=flag-campaign
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 [ -x "$HARNESS" ] || { echo "$BENCH: $HARNESS not found (build first)" >&2; exit 2; }

@@ -18,7 +18,7 @@
 # rank 0 reads K more directories of manifests; with the broadcast start-up the other ranks'
 # calls stay the same.
 #
-# Usage: tools/bench-startup.sh BEFORE_BUILD_DIR AFTER_BUILD_DIR
+# Usage: tools/dev/bench-startup.sh BEFORE_BUILD_DIR AFTER_BUILD_DIR
 # Env:   ROUNDS=5  RANKS="2 8 32 64"  UNITS=100 (more make the per-unit cost sharper, and an
 #        oversubscribed run of 32 or 64 ranks minutes long: each unit is two barriers)
 #        MODULE_COPIES=0  TIMEOUT=300 (s per mpiexec)

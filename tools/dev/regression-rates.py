@@ -18,7 +18,7 @@ import argparse
 import os
 import sys
 
-_here = os.path.dirname(os.path.realpath(__file__))
+_here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tools/, for piotools
 sys.path.insert(0, _here)
 
 from piotools import cli, compare, results  # noqa: E402

@@ -5,7 +5,7 @@
 #   pio-phase  pio-harness, simple_strided, strip = buffer (offset (unit * ranks + rank) * B),
 #              FileView off, TimingScope phase (one B1 before the units, one B2 after)
 #   pio-unit   the same with TimingScope unit (B1 and B2 around every unit, the default)
-#   hand       tools/overhead/hand_io: the MPI-IO calls IOR makes for
+#   hand       tools/dev/overhead/hand_io: the MPI-IO calls IOR makes for
 #              `ior -a MPIIO -b B -t B -s S -g -w -r`, timed as IOR times them
 #   hand-unit  the same calls with the harness's per-unit synchronisation
 #   ior        the real IOR (only when IOR=/path/to/ior is given), same arguments
@@ -17,11 +17,11 @@
 # medians, and "rounds" gives the range of the per-round ratios (neighbouring runs).
 # Then the harness's cost per unit beyond its two barriers, with the null module.
 #
-# Usage: tools/bench-overhead.sh [BUILD_DIR] [DIR...]        (default DIR: /dev/shm)
+# Usage: tools/dev/bench-overhead.sh [BUILD_DIR] [DIR...]        (default DIR: /dev/shm)
 # Env:   IOR=/path/to/ior  ROUNDS=7  RANKS="2"  SIZES="64K 1M"  PER_RANK=128M  REPS=1
 #        TIMEOUT=300 (seconds per mpiexec)  RAW=file (keep every measurement as JSON lines)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
 DIRS=("$@")
@@ -34,11 +34,11 @@ REPS=${REPS:-1}
 TIMEOUT=${TIMEOUT:-300}
 IOR=${IOR:-}
 HARNESS=$BUILD/harness/pio-harness
-HAND=$BUILD/tools/overhead/hand_io
+HAND=$BUILD/tools/dev/overhead/hand_io
 PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-overhead
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 for exe in "$HARNESS" "$HAND" ${IOR:+"$IOR"}; do

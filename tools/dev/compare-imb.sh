@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs IMB-MPI1 or IMB-EXT and pio-harness's family of the same benchmarks side by side,
-# interleaved (IMB, pio, IMB, pio, ...), and prints the ratio table of t (tools/compare_imb.py,
-# docs/imb.md). IMB-IO: tools/compare-imb-io.sh.
-#   tools/compare-imb.sh IMB-MPI1|IMB-EXT PIO-HARNESS [ranks] [rounds] [benchmarks...]
+# interleaved (IMB, pio, IMB, pio, ...), and prints the ratio table of t (tools/dev/compare_imb.py,
+# docs/imb.md). IMB-IO: tools/dev/compare-imb-io.sh.
+#   tools/dev/compare-imb.sh IMB-MPI1|IMB-EXT PIO-HARNESS [ranks] [rounds] [benchmarks...]
 # The suite is the IMB binary's name (or SUITE=MPI1|EXT). IMB-MPI1 runs with -root_shift on
 # -sync off (the IMB 3.2 definitions pio implements); both with -msglen of $LENGTHS and
 # -npmin ranks; pio with the same lengths and its defaults, and for IMB-EXT's benchmarks with
@@ -18,7 +18,7 @@ case "${SUITE:-$(basename "$imb")}" in
   *EXT*) suite=EXT
     kernels=${*:-Unidir_Put Unidir_Get Bidir_Put Bidir_Get Accumulate Window}
     min_bytes=${MIN_BYTES:-65536} ;;
-  *IO*) echo "compare-imb.sh: for IMB-IO use tools/compare-imb-io.sh (it needs a directory)" >&2
+  *IO*) echo "compare-imb.sh: for IMB-IO use tools/dev/compare-imb-io.sh (it needs a directory)" >&2
     exit 2 ;;
   *) suite=MPI1
     kernels=${*:-PingPong PingPing Sendrecv Exchange Allreduce Reduce Bcast Allgather Alltoall Barrier}

@@ -5,7 +5,7 @@ grid), replay TPE and random search against the recorded objective, seed after s
 the trials each needs to reach within TOLERANCE of the grid's best. The replay runs nothing: a
 trial is a lookup of the recorded value, so the samplers are compared on the same numbers.
 
-  tools/tune-efficiency.py GRID_DIR [--seeds 20] [--tolerance 5%] [--startup 5] [--json]
+  tools/dev/tune-efficiency.py GRID_DIR [--seeds 20] [--tolerance 5%] [--startup 5] [--json]
 
 GRID_DIR is a pio-tune output directory (its study.db and space.json)."""
 import argparse
@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-_here = os.path.dirname(os.path.realpath(__file__))
+_here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tools/, for piotools
 sys.path.insert(0, _here)
 
 import optuna  # noqa: E402

@@ -28,7 +28,7 @@
 #     CFLAGS="-O2 -I/usr/include/hdf5/mpich" LDFLAGS="-L/usr/lib/x86_64-linux-gnu/hdf5/mpich"
 #   make && make install
 #
-# Usage: tools/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
+# Usage: tools/dev/bench-interfaces.sh [BUILD_DIR] [DIR...]     (default DIR: /dev/shm /var/tmp)
 # Env:   IOR=<peers>/ior/bin/ior (default: ior on PATH)  ROUNDS=5  RANKS=2  SIZES="64K 1M"  PER_RANK=64M
 #        INTERFACES="mpiio posix hdf5"  TIMEOUT=300 (seconds per mpiexec)
 #        PATTERN=simple_strided|segmented (segmented: pio's segmented pattern against IOR -b PER_RANK
@@ -40,7 +40,7 @@
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
 # the Interface directive) is reported once and its pio column left empty; IOR still runs.
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
 DIRS=("$@")
@@ -60,7 +60,7 @@ HARNESS=$BUILD/harness/pio-harness
 PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-interfaces
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 
 for exe in "$HARNESS" "$IOR"; do

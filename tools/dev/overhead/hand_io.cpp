@@ -1,4 +1,4 @@
-// The references for tools/bench-overhead.sh (docs/performance.md): minimal hand-written MPI-IO
+// The references for tools/dev/bench-overhead.sh (docs/performance.md): minimal hand-written MPI-IO
 // loops, no harness.
 //
 //   hand_io ior PATH BUFFER SEGMENTS REPS [phase|unit]

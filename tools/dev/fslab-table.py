@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The patterns' bandwidth across file-system configurations (tools/bench-fslab.sh): one results
+"""The patterns' bandwidth across file-system configurations (tools/dev/bench-fslab.sh): one results
 document per configuration, named after it (ext4-journal.json ...). Prints a Markdown table, a
 row per test (block / test label) and a column per configuration with the median bandwidth in
 MiB/s, then each configuration's file-system key (what pio-compare requires to be equal); draws
@@ -13,11 +13,8 @@ import sys
 
 import numpy as np
 
-_here = os.path.dirname(os.path.realpath(__file__))
-for _p in (_here, os.path.join(_here, "..", "share", "pio-bench", "python")):
-    if os.path.isdir(os.path.join(_p, "piotools")):
-        sys.path.insert(0, os.path.abspath(_p))
-        break
+# tools/, for piotools (a developer script: run from the source tree, not installed).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 import matplotlib  # noqa: E402
 

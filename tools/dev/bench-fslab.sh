@@ -6,7 +6,7 @@
 #             pio-fslab prints -> OUT/updown.csv and a table of median (min..max)
 #   patterns  PATTERNS (the thesis patterns in five modes) at NP ranks on each of CONFIGS,
 #             across the client hosts for gluster -> OUT/patterns/<config>.json, then the
-#             bandwidth table and its picture (tools/fslab-table.py: OUT/patterns.md, .png)
+#             bandwidth table and its picture (tools/dev/fslab-table.py: OUT/patterns.md, .png)
 #   nightly   per configuration of NIGHTLY: SEED nights of pio-nightly with NIGHTLY_CONF that
 #             make a new baseline/ (whatever their verdict), NIGHTS A/A nights (each should
 #             pass; KEEP=SEED, so each meets the SEED newest good runs), then one night on
@@ -17,17 +17,17 @@
 #             (gluster-dist, with gluster's default caching, fails its nights across two
 #             clients: a re-created file is a stale handle for the other client, ENOENT)
 #
-# Usage: tools/bench-fslab.sh BUILD_DIR OUT_DIR [updown|patterns|nightly ...]  (default: all)
+# Usage: tools/dev/bench-fslab.sh BUILD_DIR OUT_DIR [updown|patterns|nightly ...]  (default: all)
 # Env:   CONFIGS (every loop configuration, gluster-dist, gluster-dist-nocache, gluster-repl,
 #        gluster-disp)  ROUNDS=3  NP=2  PATTERNS=docs/examples/fslab-patterns.conf
 #        NIGHTLY="ext4-ordered gluster-dist-nocache"  SEED=3  NIGHTS=4
 #        NIGHTLY_CONF=docs/examples/fslab-nightly.conf
 #        TIMEOUT=900 (s per harness run)  PIO_FSLAB_DIR (the lab's directory)
 # The small version the lead reruns on a quiet machine is the default; the bigger one:
-#   ROUNDS=5 NIGHTS=8 tools/bench-fslab.sh build /tmp/fslab-campaign
+#   ROUNDS=5 NIGHTS=8 tools/dev/bench-fslab.sh build /tmp/fslab-campaign
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR OUT_DIR [updown|patterns|nightly ...]" >&2; exit 2; }
-SRC=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "$1" && pwd)
 mkdir -p "$2"
 OUT=$(cd "$2" && pwd)
@@ -112,7 +112,7 @@ except (OSError, ValueError): print("missing")' "$OUT/patterns/$c.json")"
   done
   local runs=()
   for c in $CONFIGS; do [ -s "$OUT/patterns/$c.json" ] && runs+=("$OUT/patterns/$c.json"); done
-  /usr/bin/python3 "$SRC/tools/fslab-table.py" "${runs[@]}" -o "$OUT/patterns" > "$OUT/patterns.md"
+  /usr/bin/python3 "$SRC/tools/dev/fslab-table.py" "${runs[@]}" -o "$OUT/patterns" > "$OUT/patterns.md"
   cat "$OUT/patterns.md"
 }
 

@@ -26,10 +26,10 @@
 #                  describe) over the trace's lines
 # The machine is shared: `uptime` is printed before and after; rerun on a quiet machine.
 #
-# Usage: tools/bench-replay.sh [BUILD_DIR] [DIR]          (default DIR: /dev/shm)
+# Usage: tools/dev/bench-replay.sh [BUILD_DIR] [DIR]          (default DIR: /dev/shm)
 # Env:   ROUNDS=5  SIZE=64M  SMALL=16M  RANKS=2  MPI_BYTES=8M  TIMEOUT=300  RAW=file (JSON lines)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 DIR=${2:-/dev/shm}
 ROUNDS=${ROUNDS:-5}
@@ -43,7 +43,7 @@ WRITER=$BUILD/tests/modules/replay/replay_mpi_writer
 PY=/usr/bin/python3
 CORES=$(nproc)
 BENCH=bench-replay
-. "$ROOT/tools/bench-lib.sh"
+. "$ROOT/tools/dev/bench-lib.sh"
 export HWLOC_COMPONENTS=-pci
 STRACE=$(command -v strace) || { echo "bench-replay: strace not found (tools/install-deps.sh)" >&2; exit 2; }
 for exe in "$HARNESS" "$WRITER"; do
