@@ -4,6 +4,7 @@
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
 #include "pio/error.hpp"
+#include "pio/family.hpp"
 #include "pio/handle.hpp"
 #include "pio/module.hpp"
 #include "pio/mpi_handles.hpp"
