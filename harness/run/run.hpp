@@ -12,7 +12,7 @@
 
 namespace pio::harness {
 
-/// Whether a run prints live progress lines (docs/results.md, "Live progress").
+/// Whether a run prints live progress lines (docs/reference/results.md, "Live progress").
 enum class ProgressMode {
   Auto, ///< when `err` is std::cerr (a terminal or not): a line per block start, one per 10 s
   On,   ///< always, at most one line a second and a final line per block (--progress)
@@ -30,7 +30,8 @@ struct RunOptions {
   bool keep_files = false;  ///< keep test files after the run (--keep-files)
   bool clean_stale = false; ///< remove leftovers of pio-bench runs on other hosts too
   bool check_only = false;  ///< stop after the checks, before any I/O (--check)
-  /// pio-tune's values for the config's Tune lines, each NAME=VALUE (--tune; docs/tuning.md).
+  /// pio-tune's values for the config's Tune lines, each NAME=VALUE (--tune;
+  /// docs/guides/tuning.md).
   std::vector<std::string> tune_values;
   /// Where to write the config's search space as JSON after the checks (--tune-space; "" none).
   std::string tune_space_path;

@@ -189,7 +189,7 @@ std::optional<Failure> run_reps(RunState &rs, const BlockRanks &ranks, Module &m
     std::vector<std::optional<CacheCheck>> caches(running.phases.size());
     for (size_t k = 0; k < running.phases.size() && !failure; ++k) {
       // Before a read phase, untimed: CacheMode drop's flush and eviction, then the residency of
-      // the files the nodes will read (docs/timing.md, "The page cache").
+      // the files the nodes will read (docs/reference/timing.md, "The page cache").
       if (file && reads(running.phases[k].access)) {
         heartbeat("page cache");
         std::string err;

@@ -1,5 +1,5 @@
 // b_eff_io, the effective I/O bandwidth benchmark (b_eff_io paper §3.2, §5.1 with Table 2,
-// §5.4, §6; Euro-Par b_eff_io paper §2-§4) as a pio-bench module (docs/beff_io.md).
+// §5.4, §6; Euro-Par b_eff_io paper §2-§4) as a pio-bench module (docs/reference/beff_io.md).
 //
 // Per partition, one harness test per access method and pattern type, in the paper's order
 // (§5.1): every pattern type's initial write, then every type's rewrite, then every type's read.

@@ -138,7 +138,7 @@ public:
     rule_.size = s.integer("FindSize");
     rule_.progress = ctx.progress; // a long walk stays alive for StepTimeout
     find_all_ = s.text("FindRanks") == "all";
-    verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/metadata.md)
+    verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/reference/metadata.md)
     create_sync_ = s.flag("CreateSync");
     std::vector<pio::TestSpec> tests;
     bool any_created = false;

@@ -93,7 +93,7 @@ def scaled(doc, factor, only=None):
 
 def with_flag_keys(doc):
     """`doc` with the "flags" key on every test and repetition, empty (a clean run as the harness
-    writes it since typed flags; docs/results.md), for a test to set some by hand."""
+    writes it since typed flags; docs/reference/results.md), for a test to set some by hand."""
     for b in doc["modules"]:
         for t in b["tests"]:
             t["flags"] = []

@@ -1,6 +1,6 @@
 #!/bin/bash
-# pio-bench against fio on small and large random and sequential reads and writes (docs/
-# performance.md, "pio against fio"; a benchmark, not a test).
+# pio-bench against fio on small and large random and sequential reads and writes 
+# (docs/measurements/performance.md, "pio against fio"; a benchmark, not a test).
 #
 # For each place (tmpfs: /dev/shm; ext4's page cache: /var/tmp; O_DIRECT on ext4: /var/tmp with
 # direct I/O), transfer size B in SIZES, pattern in PATTERNS, the same I/O two ways, interleaved

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The file-system lab's campaign (docs/fslab.md, "Measured"; a benchmark, not a test). Three
+# The file-system lab's campaign (docs/guides/fslab.md, "Measured"; a benchmark, not a test). Three
 # parts, each on the lab's configurations (tools/pio-fslab), from a built tree:
 #
 #   updown    ROUNDS ups and downs of each of CONFIGS: the set-up and tear-down seconds

@@ -1,6 +1,6 @@
 #!/bin/bash
 # What each I/O interface costs against raw POSIX for a pattern with a file view (a benchmark,
-# not a test; docs/performance.md, "Interface cost: nested_strided").
+# not a test; docs/measurements/performance.md, "Interface cost: nested_strided").
 #
 # nested_strided (thesis §3.4.1, Fig. 3.6: each rank's strip of a simple strided access is itself
 # strided: InnerCount rows of b bytes per tile, OuterCount tiles per unit), FileView on,

@@ -1,5 +1,6 @@
 #!/bin/bash
-# pio-bench's I/O interfaces against IOR's own backends (docs/interfaces.md; a benchmark, not a test).
+# pio-bench's I/O interfaces against IOR's own backends (docs/reference/interfaces.md; a benchmark,
+# not a test).
 #
 # For each interface X in mpiio posix hdf5, transfer size B in 64K 1M, on each DIR, at RANKS ranks,
 # the same bytes two ways, interleaved over ROUNDS rounds with the order alternating (pio first in
@@ -17,8 +18,8 @@
 # pio/IOR ratios of transfer time with their spread (min..max). Target: 0.95..1.05.
 # Known difference: IOR's HDF5 backend makes one dataset per segment (S H5Dcreate / H5Dopen
 # inside its timed loop), pio one dataset per file (made before the timed phase): see
-# docs/interfaces.md, "hdf5". And it leaks one dataspace per transfer (H5Dget_space, never closed):
-# docs/interfaces.md, "Profiled: hdf5 64 KiB reads, one segment per rank".
+# docs/reference/interfaces.md, "hdf5". And it leaks one dataspace per transfer (H5Dget_space, never
+# closed): docs/reference/interfaces.md, "Profiled: hdf5 64 KiB reads, one segment per rank".
 #
 # The IOR peer is built outside the repository (hpc/ior 4.0.0, commit 967a9f65; Debian's
 # libhdf5-mpich-dev for HDF5):

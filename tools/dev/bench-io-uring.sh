@@ -1,6 +1,6 @@
 #!/bin/bash
-# The io_uring backend against the posix backend on 4 KiB random reads (docs/performance.md,
-# "io_uring against posix"; a benchmark, not a test).
+# The io_uring backend against the posix backend on 4 KiB random reads
+# (docs/measurements/performance.md, "io_uring against posix"; a benchmark, not a test).
 #
 # For each DIR, ROUNDS rounds of one pio-harness run whose blocks read the same pattern through
 # Interface posix and Interface io_uring at each QueueDepth of DEPTHS, in an order that rotates

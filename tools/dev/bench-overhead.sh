@@ -1,5 +1,6 @@
 #!/bin/bash
-# Parity benchmark of pio-harness against IOR's MPI-IO calls (docs/performance.md; not a test).
+# Parity benchmark of pio-harness against IOR's MPI-IO calls (docs/measurements/performance.md; not
+# a test).
 #
 # The same bytes and offsets three ways, interleaved A B C A B C over ROUNDS rounds:
 #   pio-phase  pio-harness, simple_strided, strip = buffer (offset (unit * ranks + rank) * B),

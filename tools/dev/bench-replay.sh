@@ -1,5 +1,5 @@
 #!/bin/bash
-# The replay module against the programs it replays (docs/replay.md, "Measured"; a developer
+# The replay module against the programs it replays (docs/guides/replay.md, "Measured"; a developer
 # benchmark, not a test).
 #
 # Cases, each a real program on DIR, traced with `strace -f -ttt -T -y`, then its trace replayed

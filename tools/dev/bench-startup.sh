@@ -1,5 +1,6 @@
 #!/bin/bash
-# Start-up benchmark of pio-harness (docs/performance.md, "Start-up"; a benchmark, not a test).
+# Start-up benchmark of pio-harness (docs/measurements/performance.md, "Start-up"; a benchmark, not
+# a test).
 #
 # Two harness builds, BEFORE and AFTER (e.g. main before the broadcast start-up, built in
 # another directory, and the current tree), run a config with one null block at each rank count

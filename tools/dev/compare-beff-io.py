@@ -4,9 +4,9 @@
   compare-beff-io.py table ORIG_PREFIX PIO_RESULTS.json [ORIG_PREFIX PIO_RESULTS.json ...]
       reads the original's <prefix>.sum (and <prefix>.prot for its wall time) and pio's results
       file (the b_eff_io figure under modules[].figure) and prints, per pair and as the median
-      over pairs, the table of docs/beff_io.md: b_eff_io by each tool's definition, both through
-      the original's formula, the original's data through the paper formula, wall time, and the
-      bandwidth per access method and pattern type (MB/s = 10^6 B/s).
+      over pairs, the table of docs/reference/beff_io.md: b_eff_io by each tool's definition, both
+      through the original's formula, the original's data through the paper formula, wall time, and
+      the bandwidth per access method and pattern type (MB/s = 10^6 B/s).
 
   compare-beff-io.py run --orig PATH/b_eff_io --pio PATH/pio-harness --dir DIR --np 2 -T 60
                          --mb 6144 --rounds 3 [--out OUTDIR]

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs IMB-IO and pio-harness's IMB-IO family side by side, interleaved (IMB, pio, IMB, pio, ...),
-# on files in DIR, and prints the ratio table of t (tools/dev/compare_imb.py, docs/imb.md).
+# on files in DIR, and prints the ratio table of t (tools/dev/compare_imb.py,
+# docs/reference/imb.md).
 #   tools/dev/compare-imb-io.sh IMB-IO PIO-HARNESS DIR [ranks] [rounds] [benchmarks...]
 # IMB-IO writes its file (IMB_out) in its working directory, so it runs in DIR; pio gets
 # TestFile DIR/pio-imb-io. Both with -msglen of $LENGTHS (default up to 4 MiB, where IMB-IO's own

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs IMB-MPI1 or IMB-EXT and pio-harness's family of the same benchmarks side by side,
 # interleaved (IMB, pio, IMB, pio, ...), and prints the ratio table of t (tools/dev/compare_imb.py,
-# docs/imb.md). IMB-IO: tools/dev/compare-imb-io.sh.
+# docs/reference/imb.md). IMB-IO: tools/dev/compare-imb-io.sh.
 #   tools/dev/compare-imb.sh IMB-MPI1|IMB-EXT PIO-HARNESS [ranks] [rounds] [benchmarks...]
 # The suite is the IMB binary's name (or SUITE=MPI1|EXT). IMB-MPI1 runs with -root_shift on
 # -sync off (the IMB 3.2 definitions pio implements); both with -msglen of $LENGTHS and
@@ -44,7 +44,7 @@ conf="$out/pio.conf"
     [ "$suite" = EXT ] && [ "$k" != Window ] && modes="aggregate non-aggregate"
     for mode in $modes; do
       # IMB 2019 and later give every rank X bytes of an np X vector in Reduce_scatter; the
-      # guide (and pio's default) splits X over the ranks (docs/imb.md).
+      # guide (and pio's default) splits X over the ranks (docs/reference/imb.md).
       extra=""
       [ "$k" = Reduce_scatter ] && extra="  ReduceScatter block\n"
       [ "$mode" != - ] && extra="  Mode $mode\n"

@@ -2,7 +2,7 @@
 """Runs the real IO500 (hpc/io500, built outside the repository) and conf/io500.conf with the
 same short settings, interleaved over rounds with the order alternating, and prints per phase
 the ratio pio/IO500 (median over rounds and its spread) and the ratio of the scores
-(docs/io500.md, "Side by side").
+(docs/guides/io500.md, "Side by side").
 
 The settings come from one IO500 ini: pio's IO500_* variables are derived from it (stonewall,
 ior-easy's blockSize / 2 MiB transfers, ior-hard's segmentCount, mdtest-easy's and
@@ -96,7 +96,8 @@ def warn_nojournal(dirs, sys_root="/sys"):
             print(f"compare-io500: warning: {d} is on ext4 without a journal ({name}): its "
                   f"creates skip every inode deleted in the last 60-360 s, so each run's "
                   f"creates slow down after the previous run's deletes, by up to 10x; compare "
-                  f"on a file system with a journal (docs/io500.md, \"Side by side\")",
+                  f"on a file system with a journal (docs/measurements/io500-side-by-side.md, "
+                  f"\"Why the creates swung\")",
                   file=sys.stderr, flush=True)
 
 

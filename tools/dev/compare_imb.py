@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Ratio table of pio-bench's IMB families against IMB-MPI1, IMB-EXT and IMB-IO (docs/imb.md).
+"""Ratio table of pio-bench's IMB families against IMB-MPI1, IMB-EXT and IMB-IO
+(docs/reference/imb.md).
 
 Reads IMB's text output (one file per round) and pio-harness's JSON results (one file per
 round, same order) and prints, per benchmark, mode, process count and length, the median over
@@ -117,7 +118,8 @@ def parse_pio(path):
 
 
 def pio_time(row, stat):
-    """pio's value of IMB's statistic: t_ovrl is the overlapped sample's t_max (docs/imb.md)."""
+    """pio's value of IMB's statistic: t_ovrl is the overlapped sample's t_max
+    (docs/reference/imb.md)."""
     return row["t_max" if stat == "t_ovrl" else stat]
 
 

@@ -1,6 +1,6 @@
 #!/bin/bash
-# How often the flags (docs/results.md, "Flags") are raised where they should not be, and caught
-# where they should (a developer's measurement, not a test):
+# How often the flags (docs/reference/results.md, "Flags") are raised where they should not be, and
+# caught where they should (a developer's measurement, not a test):
 #   clean     RUNS runs of a clean shipped config (CONFIG, default conf/quick.conf) at NP ranks
 #             (default: the cores, at most 4), each from a scratch directory on a disk (DIR):
 #             how many runs raise any flag, and which flags

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Config fuzzer for pio-harness (docs/reliability.md).
+"""Config fuzzer for pio-harness (docs/reference/reliability.md).
 
 Mutates the configs in conf/ (delete, duplicate, swap, truncate and splice lines, flip bytes,
 insert NUL bytes, over-long lines, bytes that are not UTF-8, extreme values and bad Includes),

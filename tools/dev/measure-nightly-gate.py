@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Measures the nightly regression gate on this machine (docs/regression.md, "Measuring the
+"""Measures the nightly regression gate on this machine (docs/guides/regression.md, "Measuring the
 gate"): runs pio-nightly night after night with the shipped config and counts, on tmpfs and on
 ext4 (a loop-mounted image it creates and removes), and provokes real slowdowns:
 

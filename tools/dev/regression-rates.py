@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Night-level rates of pio-compare's gate over recorded runs (docs/regression.md).
+"""Night-level rates of pio-compare's gate over recorded runs (docs/guides/regression.md).
 
   regression-rates.py --aa a01.json a02.json ... [--slow s01.json ...] [--inject 2]
                       [--baseline-runs 3] [--threshold 5% --floor-us 1]

@@ -1,5 +1,5 @@
 #!/bin/bash
-# pio-tune's measurement campaign (docs/tuning.md, "Measured on this machine"; a developer
+# pio-tune's measurement campaign (docs/guides/tuning.md, "Measured on this machine"; a developer
 # script, not a test):
 #   1. ext4: a file system image under $OUT (created with mkfs.ext4, loop-mounted, removed at the
 #      end), pio-tune on docs/examples/tuning.conf within $BUDGET: the proven speed-up over the

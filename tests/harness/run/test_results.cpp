@@ -1,5 +1,6 @@
-// The results document (docs/results.md): provenance, hints requested and in effect, per-rep times
-// and bandwidths, per-rank statistics, bytes, open/close times; the file on disk matches.
+// The results document (docs/reference/results.md): provenance, hints requested and in effect,
+// per-rep times and bandwidths, per-rank statistics, bytes, open/close times; the file on disk
+// matches.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -9,7 +10,7 @@
 
 using pio::test::on_root;
 
-TEST_CASE("the results document records what docs/results.md asks for", "[results]") {
+TEST_CASE("the results document records what docs/reference/results.md asks for", "[results]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   const auto ran = pio::test::run_config(

@@ -1,5 +1,5 @@
-// The references for tools/dev/bench-overhead.sh (docs/performance.md): minimal hand-written MPI-IO
-// loops, no harness.
+// The references for tools/dev/bench-overhead.sh (docs/measurements/performance.md): minimal
+// hand-written MPI-IO loops, no harness.
 //
 //   hand_io ior PATH BUFFER SEGMENTS REPS [phase|unit]
 //     The MPI-IO calls IOR 4 makes for `ior -a MPIIO -b BUFFER -t BUFFER -s SEGMENTS -g -w -r`
@@ -12,12 +12,12 @@
 //       (no file view) and MPI_Get_elements_x on its status; t1 = clock; MPI_Barrier (-g);
 //       MPI_File_close; MPI_Barrier.
 //     Transfer time = max over ranks of t1 - min over ranks of t0 (IOR's wrRdTime).
-//     `unit` adds pio-harness's per-unit synchronisation of TimingScope unit (docs/timing.md):
-//     per segment a one-int MPI_Allreduce (B1), the transfer, a one-int MPI_Allreduce (B2), and
-//     an untimed one-int MPI_Allreduce (the agreement after the unit); the transfer time is then
-//     the sum over segments of end-of-B1 to end-of-B2 on rank 0, as the harness times it.
-//     Prints per repetition and phase on rank 0: "write|read TRANSFER_S OWN_MAX_S BYTES", where
-//     OWN_MAX_S is the largest per-rank sum of the transfer calls' own times.
+//     `unit` adds pio-harness's per-unit synchronisation of TimingScope unit
+//     (docs/reference/timing.md): per segment a one-int MPI_Allreduce (B1), the transfer, a one-int
+//     MPI_Allreduce (B2), and an untimed one-int MPI_Allreduce (the agreement after the unit); the
+//     transfer time is then the sum over segments of end-of-B1 to end-of-B2 on rank 0, as the
+//     harness times it. Prints per repetition and phase on rank 0: "write|read TRANSFER_S OWN_MAX_S
+//     BYTES", where OWN_MAX_S is the largest per-rank sum of the transfer calls' own times.
 //
 //   hand_io barriers UNITS REPS
 //     Per unit the three one-int MPI_Allreduce of TimingScope unit (B1, B2 timed from the end
