@@ -1,6 +1,6 @@
 #!/bin/bash
-# The file-system lab's campaign (docs/guides/fslab.md, "Measured"; a benchmark, not a test). Three
-# parts, each on the lab's configurations (tools/pio-fslab), from a built tree:
+# The file-system lab's campaign (docs/measurements/fslab.md, "Measured"; a benchmark, not a test).
+# Three parts, each on the lab's configurations (tools/pio-fslab), from a built tree:
 #
 #   updown    ROUNDS ups and downs of each of CONFIGS: the set-up and tear-down seconds
 #             pio-fslab prints -> OUT/updown.csv and a table of median (min..max)

@@ -19,7 +19,7 @@
 # Known difference: IOR's HDF5 backend makes one dataset per segment (S H5Dcreate / H5Dopen
 # inside its timed loop), pio one dataset per file (made before the timed phase): see
 # docs/reference/interfaces.md, "hdf5". And it leaks one dataspace per transfer (H5Dget_space, never
-# closed): docs/reference/interfaces.md, "Profiled: hdf5 64 KiB reads, one segment per rank".
+# closed): docs/measurements/interfaces.md, "Profiled: hdf5 64 KiB reads, one segment per rank".
 #
 # The IOR peer is built outside the repository (hpc/ior 4.0.0, commit 967a9f65; Debian's
 # libhdf5-mpich-dev for HDF5):

@@ -1,6 +1,6 @@
 #!/bin/bash
-# The replay module against the programs it replays (docs/guides/replay.md, "Measured"; a developer
-# benchmark, not a test).
+# The replay module against the programs it replays (docs/measurements/replay.md, "Measured"; a
+# developer benchmark, not a test).
 #
 # Cases, each a real program on DIR, traced with `strace -f -ttt -T -y`, then its trace replayed
 # by pio-harness (module replay, Interface posix, TimingScope phase, Timing asap, Verify off) on a

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Measures the nightly regression gate on this machine (docs/guides/regression.md, "Measuring the
-gate"): runs pio-nightly night after night with the shipped config and counts, on tmpfs and on
-ext4 (a loop-mounted image it creates and removes), and provokes real slowdowns:
+"""Measures the nightly regression gate on this machine (docs/measurements/regression-gate.md,
+"Measuring the gate"): runs pio-nightly night after night with the shipped config and counts, on
+tmpfs and on ext4 (a loop-mounted image it creates and removes), and provokes real slowdowns:
 
 * A/A nights: the same config, nothing changed. A night fails when the job exits 1 (a false
   regression); inconclusive (5) and flagged (6) nights are counted apart.

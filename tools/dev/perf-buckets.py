@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """CPU time per I/O transfer by library call and kind of code, from a cpu-clock profile with
-call chains (docs/reference/interfaces.md, "Profiled: hdf5 64 KiB reads"):
+call chains (docs/measurements/interfaces.md, "Profiled: hdf5 64 KiB reads"):
 
   perf record -e cpu-clock -c 20000 --call-graph dwarf -o p.data -- mpiexec -n 2 <program> ...
   perf script -i p.data --comm <program> -F comm,tid,event,ip,sym,dso > p.txt

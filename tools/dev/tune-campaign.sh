@@ -1,6 +1,6 @@
 #!/bin/bash
-# pio-tune's measurement campaign (docs/guides/tuning.md, "Measured on this machine"; a developer
-# script, not a test):
+# pio-tune's measurement campaign (docs/measurements/tuning.md, "Measured on this machine"; a
+# developer script, not a test):
 #   1. ext4: a file system image under $OUT (created with mkfs.ext4, loop-mounted, removed at the
 #      end), pio-tune on docs/examples/tuning.conf within $BUDGET: the proven speed-up over the
 #      defaults and the budget used

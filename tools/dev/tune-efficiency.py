@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """How fast pio-tune's samplers find a good setting (a developer's measurement,
-docs/guides/tuning.md, "Search efficiency"): from a study that tried every point of a small space
-(pio-tune --sampler grid), replay TPE and random search against the recorded objective, seed after
-seed, and count the trials each needs to reach within TOLERANCE of the grid's best. The replay runs
-nothing: a trial is a lookup of the recorded value, so the samplers are compared on the same
+docs/measurements/tuning.md, "Search efficiency"): from a study that tried every point of a small
+space (pio-tune --sampler grid), replay TPE and random search against the recorded objective, seed
+after seed, and count the trials each needs to reach within TOLERANCE of the grid's best. The replay
+runs nothing: a trial is a lookup of the recorded value, so the samplers are compared on the same
 numbers.
 
   tools/dev/tune-efficiency.py GRID_DIR [--seeds 20] [--tolerance 5%] [--startup 5] [--json]

@@ -33,7 +33,8 @@ def make_sampler(name, space, seed=None, startup=5, multivariate=True):
     """tpe (default), random or grid, seeded. TPE models the settings jointly (Optuna's
     multivariate TPE): a hint matters only under some interface and call style, and on a
     recorded grid the joint model found the best point in half the trials of the independent
-    one, which missed it in a quarter of the seeds (docs/guides/tuning.md, "Search efficiency")."""
+    one, which missed it in a quarter of the seeds (docs/measurements/tuning.md, "Search
+    efficiency")."""
     if name == "tpe":
         with warnings.catch_warnings():  # Optuna 3.1 calls multivariate experimental
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
