@@ -11,7 +11,7 @@
 #include "pio/abi.hpp"
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
-#include "pio/family.hpp"
+#include "pio/module_family.hpp"
 #include "pio/results.hpp"
 #include "pio/spec.hpp"
 #include "pio/version.hpp"
@@ -76,7 +76,7 @@ struct ModuleInfo {
   std::string default_interface;
   /// The family the module belongs to, which tells the tools how to read and show its results
   /// (the results' `family`); a module of a site's own that moves bytes keeps Patterns.
-  Family family = Family::Patterns;
+  ModuleFamily family = ModuleFamily::Patterns;
 };
 
 } // namespace pio

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "pio/cache_mode.hpp"
-#include "pio/family.hpp"
 #include "pio/flag.hpp"
+#include "pio/module_family.hpp"
 #include "pio/spec.hpp"
 #include "pio/verify_mode.hpp"
 
@@ -287,7 +287,7 @@ struct ModuleResult {
   std::string library;         ///< the shared object
   std::string reference;       ///< where the module is defined
   Output output = Output::Table;
-  Family family = Family::Patterns; ///< the module's family (ModuleInfo::family)
+  ModuleFamily family = ModuleFamily::Patterns; ///< the module's family (ModuleInfo::family)
   long reps = 1;              ///< ModuleReps (auto: the most it may run)
   bool reps_auto = false;     ///< ModuleReps auto: repeat until the median's interval is close
   double reps_target = 0;     ///< auto: the interval's half-width sought (0.05 = +-5 %)

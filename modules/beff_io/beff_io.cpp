@@ -504,7 +504,7 @@ std::vector<DirectiveSpec> directives() {
 ModuleInfo beff_io_info() {
   ModuleInfo m("beff_io", make_module<BeffIo>);
   m.title = "b_eff_io";
-  m.family = Family::BeffIo;
+  m.family = ModuleFamily::BeffIo;
   m.summary = "effective I/O bandwidth: pattern types 0-4 of Table 2, write / rewrite / read, "
               "time-driven (scheduled time T), the b_eff_io figure";
   m.reference = "b_eff_io paper (Koniges, Rabenseifner et al.) §5.1, Table 2, §5.4, §6; "

@@ -501,7 +501,7 @@ pio::ModuleInfo info() {
   using T = pio::DirectiveType;
   pio::ModuleInfo m("metadata", pio::make_module<MetadataModule>);
   m.title = "Metadata";
-  m.family = pio::Family::Metadata;
+  m.family = pio::ModuleFamily::Metadata;
   m.summary = "mdtest-style create / stat / read / find / remove of many files, in ops/s";
   m.reference = "mdtest (IOR 3.3 distribution); IO500 mdtest-easy / mdtest-hard / find";
   // mdtest's default API; Interface chooses another backend with metadata operations (mpiio:

@@ -73,13 +73,13 @@ TEST_CASE("each block records its module's family, as the module declares it", "
   // The tools show a block by its family (docs/reference/results.md, `family`); the family comes
   // from the module's ModuleInfo, never from its name.
   pio::test::TempDir dir;
-  const auto ran = pio::test::run_config(
-      dir, "families",
-      "TestFile " + dir.file("fam.dat") +
-          "\n<ap_module>\nModuleName null\n</ap_module>\n"
-          "<ap_module>\nModuleName metadata\nTestFile " + dir.file("md") +
-          "\nItems 3\nPhases create\n</ap_module>\n"
-          "<ap_module>\nModuleName imb_barrier\n</ap_module>\n");
+  const auto ran = pio::test::run_config(dir, "families",
+                                         "TestFile " + dir.file("fam.dat") +
+                                             "\n<ap_module>\nModuleName null\n</ap_module>\n"
+                                             "<ap_module>\nModuleName metadata\nTestFile " +
+                                             dir.file("md") +
+                                             "\nItems 3\nPhases create\n</ap_module>\n"
+                                             "<ap_module>\nModuleName imb_barrier\n</ap_module>\n");
   REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &m = ran.results.at("modules");
@@ -87,8 +87,7 @@ TEST_CASE("each block records its module's family, as the module declares it", "
     CHECK(m[0].at("family") == "patterns");
     CHECK(m[1].at("family") == "metadata");
     CHECK(m[2].at("family") == "imb");
-    return m[0]["family"] == "patterns" && m[1]["family"] == "metadata" &&
-           m[2]["family"] == "imb";
+    return m[0]["family"] == "patterns" && m[1]["family"] == "metadata" && m[2]["family"] == "imb";
   }));
 }
 

@@ -5,7 +5,7 @@
 namespace pio {
 
 /// A module's family: the papers' groups of benchmarks, each shown its own way by the tools.
-enum class Family {
+enum class ModuleFamily {
   /// File I/O tests in MiB/s: the spatial patterns, the replay of a trace (both on the pattern
   /// engine), and a site's own module that moves bytes
   Patterns,
@@ -16,20 +16,20 @@ enum class Family {
   Commtest, ///< COMMTEST (its figure: the communication matrix)
 };
 
-/// The one spelling of a Family: the results' JSON `family`.
-inline const char *to_string(Family f) {
+/// The one spelling of a ModuleFamily: the results' JSON `family`.
+inline const char *to_string(ModuleFamily f) {
   switch (f) {
-  case Family::Patterns:
+  case ModuleFamily::Patterns:
     return "patterns";
-  case Family::Metadata:
+  case ModuleFamily::Metadata:
     return "metadata";
-  case Family::BeffIo:
+  case ModuleFamily::BeffIo:
     return "beff_io";
-  case Family::Beff:
+  case ModuleFamily::Beff:
     return "beff";
-  case Family::Imb:
+  case ModuleFamily::Imb:
     return "imb";
-  case Family::Commtest:
+  case ModuleFamily::Commtest:
     return "commtest";
   }
   return "?";
