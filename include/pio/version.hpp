@@ -27,7 +27,9 @@ namespace pio {
 /// flags, page cache, steadiness and conditions (pio/flag.hpp, pio/cache_mode.hpp).
 /// Version 11: queue depth through the seam (Interface::queue_depth, Interface::report_latencies
 /// and LatencySink, Backend::check_test_file; UnitContext::may_overlap and in_flight;
-/// PhaseResult::latency and units_overlapped).
+/// PhaseResult::latency and units_overlapped). Within 11, added with a default (sources build
+/// unchanged; an object built before is refused by the ABI fingerprint's sizes): ModuleInfo::family
+/// and ModuleResult::family (pio/module_family.hpp).
 inline constexpr int kApiVersion = 11;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
