@@ -1,4 +1,4 @@
-# Shared by the tools/bench-*.sh benchmarks (sourced, not run): sizes in bytes and mpiexec under
+# Shared by the tools/dev/bench-*.sh benchmarks (sourced, not run): sizes in bytes and mpiexec under
 # a timeout. The sourcing script sets BENCH (its name, for messages), PY, CORES and TIMEOUT.
 
 bytes_of() { # 64K, 1M, 256M, 1G -> bytes
