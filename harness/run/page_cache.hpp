@@ -1,7 +1,7 @@
 #pragma once
-/// The page cache before a read phase (docs/timing.md, "The page cache"): how much of the test
-/// files each node will read is resident in its page cache, measured through one leader per node
-/// (cachestat(2) where the kernel has it, mincore(2) over a mapping otherwise), and CacheMode
+/// The page cache before a read phase (docs/reference/timing.md, "The page cache"): how much of the
+/// test files each node will read is resident in its page cache, measured through one leader per
+/// node (cachestat(2) where the kernel has it, mincore(2) over a mapping otherwise), and CacheMode
 /// drop's flush and eviction before it. Untimed, between the repetition's phases.
 
 #include <mpi.h>

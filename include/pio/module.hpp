@@ -11,6 +11,7 @@
 #include "pio/abi.hpp"
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
+#include "pio/module_family.hpp"
 #include "pio/results.hpp"
 #include "pio/spec.hpp"
 #include "pio/version.hpp"
@@ -73,6 +74,9 @@ struct ModuleInfo {
   /// The Interface (backend) of this module's blocks that no Interface line reaches; "" = the
   /// harness's default. metadata's is posix, mdtest's default API.
   std::string default_interface;
+  /// The family the module belongs to, which tells the tools how to read and show its results
+  /// (the results' `family`); a module of a site's own that moves bytes keeps Patterns.
+  ModuleFamily family = ModuleFamily::Patterns;
 };
 
 } // namespace pio

@@ -27,17 +27,19 @@ namespace pio {
 /// flags, page cache, steadiness and conditions (pio/flag.hpp, pio/cache_mode.hpp).
 /// Version 11: queue depth through the seam (Interface::queue_depth, Interface::report_latencies
 /// and LatencySink, Backend::check_test_file; UnitContext::may_overlap and in_flight;
-/// PhaseResult::latency and units_overlapped).
+/// PhaseResult::latency and units_overlapped). Within 11, added with a default (sources build
+/// unchanged; an object built before is refused by the ABI fingerprint's sizes): ModuleInfo::family
+/// and ModuleResult::family (pio/module_family.hpp).
 inline constexpr int kApiVersion = 11;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
-/// find_package(pio-bench 0.<API>) asks for (docs/writing-a-module.md, "Versions and the module
-/// API"); the top CMakeLists.txt reads the project's version from here.
+/// find_package(pio-bench 0.<API>) asks for (docs/guides/writing-a-module.md, "Versions and the
+/// module API"); the top CMakeLists.txt reads the project's version from here.
 inline constexpr const char *kToolVersion = "0.11.0";
 
-/// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
-/// off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
+/// Version of the results JSON schema (docs/reference/results.md). 3: a block's `verify` is the
+/// text off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
 /// `conditions` (tests and hosts), a phase's `cache`, the summary's `steadiness`, a block's
 /// `cache_mode`, `read_shift` and `reps_auto`.
 inline constexpr int kResultsSchemaVersion = 4;

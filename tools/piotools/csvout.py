@@ -1,5 +1,5 @@
-"""A results document as the harness's CSV file (docs/results.md, "The CSV file"): one row per
-repetition, and one per failed test or block with the error column set."""
+"""A results document as the harness's CSV file (docs/reference/results.md, "The CSV file"): one row
+per repetition, and one per failed test or block with the error column set."""
 import csv
 
 from . import results, text
@@ -36,7 +36,7 @@ def _flag_names(flags):
 
 
 def _test_cells(t):
-    """The test's steadiness and flag cells (docs/results.md, "Flags", "Steadiness")."""
+    """The test's steadiness and flag cells (docs/reference/results.md, "Flags", "Steadiness")."""
     st = (t.get("summary") or {}).get("steadiness") or {}
     ci = st.get("median_ci") or {}
     flags = t.get("flags") or []
