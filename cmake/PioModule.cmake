@@ -58,7 +58,7 @@ function(pio_add_module target)
 endfunction()
 
 # pio_add_backend(<target> SOURCES <src>... [LIBRARIES <lib>...] [NO_INSTALL])
-# Builds a pio-bench I/O backend (docs/writing-a-backend.md): an object that exports
+# Builds a pio-bench I/O backend (docs/guides/writing-a-backend.md): an object that exports
 # PIO_EXPORT_BACKENDS (pio/io/backend_export.hpp). It is built, given its manifest and installed
 # exactly as a module is (pio_add_module above), so pio-harness finds it on the module path.
 function(pio_add_backend target)

@@ -23,7 +23,7 @@ struct Requests {
 void add_options(CLI::App &app, pio::harness::RunOptions &opt, Requests &req) {
   app.add_option("-c,--config", opt.config_path,
                  "site config file (apache style, see "
-                 "docs/configuration.md)");
+                 "docs/reference/configuration.md)");
   app.add_option("-M,--module-path", opt.module_dirs,
                  "directory to search for modules first (repeatable)");
   app.add_option("-r,--results", opt.results_path, "results JSON file (overrides ResultsFile)");
@@ -49,7 +49,7 @@ void add_options(CLI::App &app, pio::harness::RunOptions &opt, Requests &req) {
                "check the config, the modules and the files, then stop before any I/O");
   app.add_option("--tune", opt.tune_values,
                  "NAME=VALUE: run with this value of the config's Tune NAME (repeatable; what "
-                 "pio-tune passes for a trial; docs/tuning.md)");
+                 "pio-tune passes for a trial; docs/guides/tuning.md)");
   app.add_option("--tune-space", opt.tune_space_path,
                  "write the config's search space (its Tune and TuneHook lines, checked) as JSON "
                  "to this file after the checks (for pio-tune; with --check nothing runs)");
@@ -58,8 +58,9 @@ void add_options(CLI::App &app, pio::harness::RunOptions &opt, Requests &req) {
   app.add_flag("--list-interfaces", req.list_interfaces,
                "list the I/O backends found (the Interface words), their capabilities and "
                "options");
-  app.add_flag("--list-directives", req.list_directives,
-               "print the harness's own directives as a Markdown table (docs/configuration.md)");
+  app.add_flag(
+      "--list-directives", req.list_directives,
+      "print the harness's own directives as a Markdown table (docs/reference/configuration.md)");
   app.set_version_flag("--version", std::string("pio-bench ") + pio::kToolVersion);
 }
 

@@ -2,12 +2,12 @@
 # Installs what pio-bench needs to build and test on Debian 12 (Debian packages only).
 # chromium and python3-websocket: the browser test of pio-report's page (tests/tools).
 # python3-pytest-xdist: the tools' tests on two workers (tests/tools).
-# python3-optuna: pio-tune's search (docs/tuning.md); python3-sklearn: Optuna's parameter importances.
-# libhdf5-mpich-dev: parallel HDF5 built for this MPICH (the hdf5 I/O interface, pio::io).
-# liburing-dev: the io_uring backend (backends/io_uring; without it that backend is not built).
-# iproute2 and util-linux: the emulated hosts of tests/multihost (network + UTS namespaces);
+# python3-optuna: pio-tune's search (docs/guides/tuning.md); python3-sklearn: Optuna's parameter
+# importances. libhdf5-mpich-dev: parallel HDF5 built for this MPICH (the hdf5 I/O interface,
+# pio::io). liburing-dev: the io_uring backend (backends/io_uring; without it that backend is not
+# built). iproute2 and util-linux: the emulated hosts of tests/multihost (network + UTS namespaces);
 # strace: the multihost test that only rank 0 reads the config and manifests, the replay's strace
-# tests (tests/modules/replay) and tools/bench-replay.sh; time: bench-startup;
+# tests (tests/modules/replay) and tools/dev/bench-replay.sh; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
 # glusterfs-server, glusterfs-client, xfsprogs and btrfs-progs: the file-system lab
 # (tools/pio-fslab, tests/fslab; without recommends: no NFS-Ganesha, no samba hooks).

@@ -1,6 +1,7 @@
 #pragma once
-/// The rules of CacheMode and ReadShift (docs/timing.md, "The page cache"): whether a block can
-/// read and write with O_DIRECT, and that a shifted read has an earlier block's files to read.
+/// The rules of CacheMode and ReadShift (docs/reference/timing.md, "The page cache"): whether a
+/// block can read and write with O_DIRECT, and that a shifted read has an earlier block's files to
+/// read.
 
 #include <string>
 

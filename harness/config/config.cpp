@@ -218,7 +218,7 @@ int on_error(configfile_t *cf, int type, unsigned long, const char *msg) {
     std::string text = msg ? msg : "unknown error";
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
       text.pop_back();
-    std::string hint = "check the line's syntax (docs/configuration.md)";
+    std::string hint = "check the line's syntax (docs/reference/configuration.md)";
     if (type == ERR_INCLUDE_ERROR)
       hint = "Include paths are relative to the including file's directory";
     st->error =

@@ -44,12 +44,14 @@ struct GlobalConfig {
   /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
   /// watchdog's automatic default, see watchdog.hpp)
   double step_timeout = -1;
-  /// SuiteTime: seconds the time-driven blocks share (0 = none; docs/running.md, "site.conf")
+  /// SuiteTime: seconds the time-driven blocks share (0 = none; docs/guides/running.md,
+  /// "site.conf")
   double suite_time = 0;
   bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
   int rounds = 1; ///< Rounds: the blocks run this many times, each round shuffled (plan/rounds)
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
-  std::string interface; ///< Interface: the backend's word (default for blocks; docs/interfaces.md)
+  std::string interface;                    ///< Interface: the backend's word (default for blocks;
+                                            ///< docs/reference/interfaces.md)
   /// Every other global line (not a harness directive): a backend's option (ODirect,
   /// H5Alignment ...) for every block, checked against the backends' tables when the blocks are
   /// planned (plan/backend_plan.hpp), in file order.
@@ -70,15 +72,15 @@ struct ModuleBlock {
   long reps = 1;           ///< ModuleReps (1 to 1e6)
   double settle_time = 0;  ///< ModuleSettleTime seconds (0 to 86400)
   double suite_weight = 1; ///< SuiteWeight: this block's part of SuiteTime, relative to the others
-  std::string timing_scope = "unit";        ///< TimingScope: unit or phase (docs/timing.md)
-  double stone_wall = 0;                    ///< StoneWall seconds per phase (0 = off)
-  bool stone_wall_wear_out = false;         ///< StoneWallWearOut: IO500's stonewall (timing.md)
-  bool sync_at_end = false;                 ///< SyncAtEnd: one flush after a phase's last unit
-  std::string test_file;                    ///< TestFile override ("" = global)
-  VerifyMode verify = VerifyMode::Off;      ///< Verify (global default if absent)
-  bool collective = false;                  ///< Collective (global default if absent)
-  bool file_view = true;                    ///< FileView (global default if absent)
-  bool sync_writes = false;                 ///< SyncWrites (global default if absent)
+  std::string timing_scope = "unit";   ///< TimingScope: unit or phase (docs/reference/timing.md)
+  double stone_wall = 0;               ///< StoneWall seconds per phase (0 = off)
+  bool stone_wall_wear_out = false;    ///< StoneWallWearOut: IO500's stonewall (timing)
+  bool sync_at_end = false;            ///< SyncAtEnd: one flush after a phase's last unit
+  std::string test_file;               ///< TestFile override ("" = global)
+  VerifyMode verify = VerifyMode::Off; ///< Verify (global default if absent)
+  bool collective = false;             ///< Collective (global default if absent)
+  bool file_view = true;               ///< FileView (global default if absent)
+  bool sync_writes = false;            ///< SyncWrites (global default if absent)
   std::map<std::string, std::string> hints; ///< global hints overlaid by the block's Hint lines
   /// Interface as the lines say (global default if absent): the backend's word; the plan may
   /// take the module's default instead when no line reaches the block (plan/backend_plan.hpp)
@@ -105,11 +107,11 @@ struct ModuleBlock {
   /// After expand_sweeps: this block's swept settings (name as shown, value as written).
   std::vector<std::pair<std::string, std::string>> swept;
   /// ModuleReps auto: repeat each test until the median's interval is within reps_target of the
-  /// median or reps_time_cap seconds have passed (reps: the most; docs/results.md).
+  /// median or reps_time_cap seconds have passed (reps: the most; docs/reference/results.md).
   bool reps_auto = false;
   double reps_target = 0.05; ///< ModuleReps auto: the interval's half-width sought (+-5 %)
   double reps_time_cap = 60; ///< ModuleReps auto: seconds per test at most
-  /// CacheMode (global default if absent; docs/timing.md, "The page cache").
+  /// CacheMode (global default if absent; docs/reference/timing.md, "The page cache").
   CacheMode cache_mode = CacheMode::Keep;
   /// ReadShift: rank r reads what rank r + read_shift wrote in the FilesFrom block (0: off).
   int read_shift = 0;

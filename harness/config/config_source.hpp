@@ -37,7 +37,8 @@ struct ConfigSource {
 ConfigSource read_config_source(const std::string &path, const std::string &from_file = {},
                                 int from_line = 0);
 
-/// Expands one logical line of path:line (docs/configuration.md, "Environment variables"):
+/// Expands one logical line of path:line (docs/reference/configuration.md, "Environment
+/// variables"):
 /// `${NAME}` is the variable's value, `${NAME:-text}` the value or, when unset or empty, text;
 /// `$$` is one `$`; any other `$` stays. Appends each expansion to `used`. Throws ConfigError
 /// at path:line for an unset variable without a default, a bad name, a `${` without its `}`, or

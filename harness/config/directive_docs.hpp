@@ -1,6 +1,6 @@
 #pragma once
 /// Directive specs as text for people: the --list-modules lines and the Markdown reference
-/// table that docs/configuration.md contains (a test keeps the two in step).
+/// table that docs/reference/configuration.md contains (a test keeps the two in step).
 
 #include <string>
 
@@ -17,8 +17,8 @@ std::string scope_name(DirectiveScope scope);
 /// The "harness directives" section of --list-modules.
 std::string harness_directives_text();
 
-/// The harness directives as a Markdown table (the generated part of docs/configuration.md;
-/// pio-harness --list-directives prints it).
+/// The harness directives as a Markdown table (the generated part of
+/// docs/reference/configuration.md; pio-harness --list-directives prints it).
 std::string harness_directives_markdown();
 
 } // namespace pio::harness

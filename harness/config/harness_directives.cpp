@@ -89,7 +89,7 @@ std::vector<HarnessDirective> tune_directives() {
         "its block), Collective, FileView, SyncWrites, Verify, TimingScope, StoneWall, "
         "Interface, a backend's option, Hint:<key> or Hook:<name> (a value for TuneHook); "
         "outside a block: every block; each value is checked as the directive checks it; "
-        "ignored by an ordinary run (docs/tuning.md)"},
+        "ignored by an ordinary run (docs/guides/tuning.md)"},
        S::Both,
        "extension",
        "<name> <value>...",
@@ -99,20 +99,20 @@ std::vector<HarnessDirective> tune_directives() {
                 "a command pio-tune runs before each trial, {name} replaced by the trial's value "
                 "of Tune <name> (Hook:<name> as {name}), {trial} by its number; its output and "
                 "exit status are kept, and a failing hook fails the trial (repeatable; ignored "
-                "by an ordinary run; docs/tuning.md)"},
+                "by an ordinary run; docs/guides/tuning.md)"},
                S::Global,
                "extension",
                "\"<command>\"",
                [](GlobalConfig &, const Words &w) { hook_placeholders(w.at(0)); }});
-  t.push_back({DirectiveSpec{"Rounds", T::Integer, "1",
-                             "run the config's blocks this many times, each round in a new "
-                             "shuffled order, so that drift on a shared machine does not line up "
-                             "with a block's setting; the results keep each block's round and "
-                             "the tools pool its repetitions (docs/configuration.md, \"Rounds\")"}
-                   .between(1, 1000),
-               S::Global, "extension", "<n>", [](GlobalConfig &g, const Words &w) {
-                 g.rounds = static_cast<int>(parse_integer(w[0]));
-               }});
+  t.push_back(
+      {DirectiveSpec{"Rounds", T::Integer, "1",
+                     "run the config's blocks this many times, each round in a new "
+                     "shuffled order, so that drift on a shared machine does not line up "
+                     "with a block's setting; the results keep each block's round and "
+                     "the tools pool its repetitions (docs/reference/configuration.md, \"Rounds\")"}
+           .between(1, 1000),
+       S::Global, "extension", "<n>",
+       [](GlobalConfig &g, const Words &w) { g.rounds = static_cast<int>(parse_integer(w[0])); }});
   return t;
 }
 
@@ -173,7 +173,7 @@ std::vector<HarnessDirective> make_table() {
                 "node's first rank writes the module objects the run needs, read once by rank 0 "
                 "and broadcast, so that the node's ranks open them from there, not from the "
                 "shared file system; the copies and their directory are removed at exit "
-                "(docs/performance.md, \"Start-up\"); default: off"},
+                "(docs/measurements/performance.md, \"Start-up\"); default: off"},
                S::Global,
                kExt,
                "<dir>",
@@ -194,7 +194,7 @@ std::vector<HarnessDirective> make_table() {
                 "stamp written data (rank, offset) and check it after writes and on reads: on = "
                 "in the untimed methods; timed = inside the timed work unit (it stamps before a "
                 "write, checks after a read, as IOR -R does; pattern modules and metadata's "
-                "read only; docs/timing.md)",
+                "read only; docs/reference/timing.md)",
                 verify_mode_words()},
                S::Both,
                kExt,
@@ -225,7 +225,7 @@ std::vector<HarnessDirective> make_table() {
                 "ranks' file ranges first (fsync + posix_fadvise DONTNEED, untimed); direct = "
                 "O_DIRECT (a backend with capability o_direct, posix, on a file system with direct "
                 "I/O; refused elsewhere) "
-                "(docs/timing.md, \"The page cache\")",
+                "(docs/reference/timing.md, \"The page cache\")",
                 cache_mode_words()},
                S::Both,
                kExt,
@@ -238,7 +238,7 @@ std::vector<HarnessDirective> make_table() {
                 "the I/O backend the block's test files are opened and transferred through; its "
                 "options are block directives too (mpiio, posix and hdf5 ship with pio-bench; "
                 "pio-harness --list-interfaces lists those found, their options and "
-                "capabilities; docs/interfaces.md)"},
+                "capabilities; docs/reference/interfaces.md)"},
                S::Both,
                kExt,
                "<interface>",
@@ -266,15 +266,16 @@ std::vector<HarnessDirective> make_table() {
                    .between(0, 86400),
                S::Global, kExt, "<seconds>",
                [](GlobalConfig &g, const Words &w) { g.step_timeout = parse_real(w[0]); }});
-  t.push_back({DirectiveSpec{"SuiteTime", T::Real, "0",
-                             "seconds the time-driven blocks share (modules with a time setting, "
-                             "b_eff_io's ScheduledTime): each block that does not set its own "
-                             "gets SuiteTime x its SuiteWeight / the sum of their weights, less "
-                             "what blocks that set their own time take; the other blocks cost "
-                             "what their work costs (docs/running.md, \"site.conf\"); 0 = off"}
-                   .between(0, 1e7),
-               S::Global, kExt, "<seconds>",
-               [](GlobalConfig &g, const Words &w) { g.suite_time = parse_real(w[0]); }});
+  t.push_back(
+      {DirectiveSpec{"SuiteTime", T::Real, "0",
+                     "seconds the time-driven blocks share (modules with a time setting, "
+                     "b_eff_io's ScheduledTime): each block that does not set its own "
+                     "gets SuiteTime x its SuiteWeight / the sum of their weights, less "
+                     "what blocks that set their own time take; the other blocks cost "
+                     "what their work costs (docs/guides/running.md, \"site.conf\"); 0 = off"}
+           .between(0, 1e7),
+       S::Global, kExt, "<seconds>",
+       [](GlobalConfig &g, const Words &w) { g.suite_time = parse_real(w[0]); }});
   t.push_back({{"ShowAllTests", T::Flag, "off",
                 "print every test's rows on the console, also for modules whose figure "
                 "summarises their tests (b_eff); the results and CSV always hold them"},
@@ -310,7 +311,8 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({{"ModuleReps", T::Texts, "1",
                 "repetitions of every test (1 to 1000000); auto [T%] [S]: repeat until the 95 % "
                 "interval of the median is within +-T % (default 5 %) or S seconds (default 60) "
-                "have passed, at least 6 and at most 1000 times (docs/results.md, \"Steadiness\")"},
+                "have passed, at least 6 and at most 1000 times (docs/reference/results.md, "
+                "\"Steadiness\")"},
                S::Block,
                kT32,
                "<n> or auto [<T>%] [<S>]",
@@ -326,7 +328,7 @@ std::vector<HarnessDirective> make_table() {
                              "repetitions of every test run first, on the same file, and not "
                              "recorded, so the recorded ones do not pay for first use (a new "
                              "file's blocks, the connections): fio's ramp_time, IMB's warm-up "
-                             "(docs/results.md, \"Flags\")"}
+                             "(docs/reference/results.md, \"Flags\")"}
                    .between(0, 1000),
                S::Both, kExt, "<n>",
                [](GlobalConfig &g, const Words &w) { g.warm_up_reps = parse_integer(w[0]); },
@@ -353,7 +355,7 @@ std::vector<HarnessDirective> make_table() {
                 "unit",
                 "what the barriers bracket: unit = B1 and B2 around every work unit (thesis "
                 "§3.2.1); phase = one B1 before the first unit and one B2 after the last, as IOR "
-                "and IMB time (docs/timing.md)",
+                "and IMB time (docs/reference/timing.md)",
                 {"unit", "phase"}},
                S::Block,
                kExt,
@@ -365,7 +367,7 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({DirectiveSpec{"StoneWall", T::Real, "0",
                              "stonewalling: every count-driven phase of the block runs work units "
                              "until this many seconds (at most its declared units), all ranks "
-                             "stopping on rank 0's decision; 0 = off (docs/timing.md)"}
+                             "stopping on rank 0's decision; 0 = off (docs/reference/timing.md)"}
                    .between(0, 86400),
                S::Block, kExt, "<seconds>", nullptr,
                [](BlockDraft &b, const Words &w, const std::string &, int) {
@@ -375,7 +377,7 @@ std::vector<HarnessDirective> make_table() {
                 "IO500's stonewall (IOR's stoneWallingWearOut): under StoneWall the units run back "
                 "to back in one window (as TimingScope phase), rank 0 stops at the deadline, then "
                 "every rank completes the largest count any rank reached; the stonewall and "
-                "wear-out times are recorded (docs/timing.md)"},
+                "wear-out times are recorded (docs/reference/timing.md)"},
                S::Block,
                kExt,
                "",
@@ -386,7 +388,7 @@ std::vector<HarnessDirective> make_table() {
   t.push_back({{"SyncAtEnd", T::Flag, "off",
                 "flush the file once after a phase's last unit, inside the timed window, as "
                 "IOR -e does (fsync before close); needs TimingScope phase or StoneWallWearOut "
-                "(docs/timing.md)"},
+                "(docs/reference/timing.md)"},
                S::Block,
                kExt,
                "",
@@ -407,20 +409,20 @@ std::vector<HarnessDirective> make_table() {
                  b.block.label_file = file;
                  b.block.label_line = line;
                }});
-  t.push_back(
-      {{"FilesFrom", T::Text, "",
-        "work on the test files and directories the block with this Label made earlier "
-        "in the run (IOR -E, IO500's read phases): no untimed preparing, each phase capped "
-        "at the units that block's same test completed; the harness keeps the files from "
-        "block to block and removes them after the chain's last block (docs/configuration.md, "
-        "\"Blocks that share files\")"},
-       S::Block,
-       kExt,
-       "<label>",
-       nullptr,
-       [](BlockDraft &b, const Words &w, const std::string &file, int line) {
-         b.block.files_from = DirectiveLine{"FilesFrom", w, file, line};
-       }});
+  t.push_back({{"FilesFrom", T::Text, "",
+                "work on the test files and directories the block with this Label made earlier "
+                "in the run (IOR -E, IO500's read phases): no untimed preparing, each phase capped "
+                "at the units that block's same test completed; the harness keeps the files from "
+                "block to block and removes them after the chain's last block "
+                "(docs/reference/configuration.md, "
+                "\"Blocks that share files\")"},
+               S::Block,
+               kExt,
+               "<label>",
+               nullptr,
+               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+                 b.block.files_from = DirectiveLine{"FilesFrom", w, file, line};
+               }});
   t.push_back({DirectiveSpec{"ReadShift", T::Integer, "0",
                              "with FilesFrom: rank r reads what rank r + N (mod the ranks) wrote "
                              "in the earlier block, so on many nodes a read misses the writer's "

@@ -1,7 +1,7 @@
 #pragma once
 /// The harness's own directives (thesis Tables 3.1 and 3.2, and our extensions) in one table:
 /// it drives their parsing and validation, their error messages, --list-modules and the
-/// reference table in docs/configuration.md.
+/// reference table in docs/reference/configuration.md.
 
 #include <cstdint>
 #include <map>

@@ -1,6 +1,7 @@
 #pragma once
-/// ModuleReps as written: a count, or `auto` with a target and a time cap (docs/configuration.md,
-/// "ModuleReps auto"), as google/benchmark's and hyperfine's adaptive runs repeat.
+/// ModuleReps as written: a count, or `auto` with a target and a time cap
+/// (docs/reference/configuration.md, "ModuleReps auto"), as google/benchmark's and hyperfine's
+/// adaptive runs repeat.
 
 #include <string>
 #include <vector>

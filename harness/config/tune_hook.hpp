@@ -1,5 +1,5 @@
 #pragma once
-/// The placeholders of a TuneHook command (docs/tuning.md): the values pio-tune substitutes.
+/// The placeholders of a TuneHook command (docs/guides/tuning.md): the values pio-tune substitutes.
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 #pragma once
-/// The rank's guardian (docs/reliability.md, "Interrupted runs"): a small process forked by each
-/// rank before MPI_Init, in a session of its own, that waits for the rank to end. A rank that
-/// ends normally disarms it. A rank that ends otherwise — a signal, the watchdog, MPI_Abort, or
-/// SIGKILL, which nothing in the rank can catch (MPICH's mpiexec sends it to every rank at a
+/// The rank's guardian (docs/reference/reliability.md, "Interrupted runs"): a small process forked
+/// by each rank before MPI_Init, in a session of its own, that waits for the rank to end. A rank
+/// that ends normally disarms it. A rank that ends otherwise — a signal, the watchdog, MPI_Abort,
+/// or SIGKILL, which nothing in the rank can catch (MPICH's mpiexec sends it to every rank at a
 /// second Ctrl-C, and its proxy to the other ranks once one dies) — leaves it the paths it had
 /// created (guard_state.hpp): the guardian removes what is still there, empties a claimed
 /// directory of items by the tree rules in its owner record (which may take longer than mpiexec

@@ -1,5 +1,5 @@
 #pragma once
-/// Which files the harness may touch (DESIGN §7, docs/reliability.md): it never deletes,
+/// Which files the harness may touch (DESIGN §7, docs/reference/reliability.md): it never deletes,
 /// truncates or overwrites a file it did not create in this run, never follows or deletes a
 /// symbolic link, and deletes what it created unless asked to keep it. What it creates carries
 /// an owner record (owner_record.hpp), so that a leftover of a run that died is recognised.

@@ -1,9 +1,9 @@
 #pragma once
-/// The owner record of a file the harness creates (docs/reliability.md): `<file>.pio-owner`,
-/// a short text naming the run, host, process and its start, and the device, inode, size and
-/// modification time of the file as the run last left it, so that a later run recognises a
-/// leftover of a pio-bench run that died and may remove it only while the file on disk is still
-/// the one that run left, while a file without our record is never touched.
+/// The owner record of a file the harness creates (docs/reference/reliability.md):
+/// `<file>.pio-owner`, a short text naming the run, host, process and its start, and the device,
+/// inode, size and modification time of the file as the run last left it, so that a later run
+/// recognises a leftover of a pio-bench run that died and may remove it only while the file on disk
+/// is still the one that run left, while a file without our record is never touched.
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
-/// Every death explained, nothing of ours left behind (docs/reliability.md): handlers for the
-/// fatal signals that name the rank, module, test and method of the step in progress and then
+/// Every death explained, nothing of ours left behind (docs/reference/reliability.md): handlers for
+/// the fatal signals that name the rank, module, test and method of the step in progress and then
 /// die with the original signal; SIGINT / SIGTERM / SIGHUP remove what this rank created (and
 /// ROMIO's hidden files beside it; a directory of items through the rank's guardian,
 /// guardian.hpp) and exit 130 / 143 / 129, the results document marked

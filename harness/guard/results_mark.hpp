@@ -1,7 +1,7 @@
 #pragma once
-/// The results document marked when a signal ends the run (docs/reliability.md): a run stopped
-/// by SIGINT, SIGTERM, SIGHUP or a fatal signal must not keep `"status": "running", "exit_code":
-/// 0`. The signal handlers (process_guard.hpp) rewrite the document last written, with
+/// The results document marked when a signal ends the run (docs/reference/reliability.md): a run
+/// stopped by SIGINT, SIGTERM, SIGHUP or a fatal signal must not keep `"status": "running",
+/// "exit_code": 0`. The signal handlers (process_guard.hpp) rewrite the document last written, with
 /// async-signal-safe calls only, to say `"status": "interrupted"`, the signal's name and the exit
 /// code.
 

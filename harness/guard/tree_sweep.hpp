@@ -1,8 +1,9 @@
 #pragma once
-/// The stale cleanup of a claimed directory (docs/reliability.md): its owner record holds the
-/// TreeRules of what the dead run may have made there; the sweep sorts every entry below it into
-/// the rules' items and directories, and the cleanup removes them only if no entry falls outside
-/// the rules. What the run did not make is never touched, and neither is anything beside it.
+/// The stale cleanup of a claimed directory (docs/reference/reliability.md): its owner record holds
+/// the TreeRules of what the dead run may have made there; the sweep sorts every entry below it
+/// into the rules' items and directories, and the cleanup removes them only if no entry falls
+/// outside the rules. What the run did not make is never touched, and neither is anything beside
+/// it.
 
 #include <string>
 #include <vector>

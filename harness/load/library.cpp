@@ -129,7 +129,7 @@ LoadedLibrary load_library(const std::string &path) {
     throw Error("module file " + path +
                     " has no " PIO_MODULES_SYMBOL " or " PIO_BACKENDS_SYMBOL " function",
                 "export its modules with PIO_EXPORT_MODULES, or its backends with "
-                "PIO_EXPORT_BACKENDS (docs/writing-a-backend.md)");
+                "PIO_EXPORT_BACKENDS (docs/guides/writing-a-backend.md)");
   const std::vector<ModuleInfo> *modules =
       has_modules ? lib->get<const std::vector<ModuleInfo> *()>(PIO_MODULES_SYMBOL)() : nullptr;
   const std::vector<io::BackendInfo> *backends =

@@ -1,7 +1,7 @@
 #pragma once
 /// Opening one module or backend object with Boost.DLL: the ELF header checked first (a truncated
 /// file would SIGBUS), then the API version and ABI fingerprint, before any of its code is called
-/// (docs/writing-a-module.md); and making module instances that never outlive their library.
+/// (docs/guides/writing-a-module.md); and making module instances that never outlive their library.
 
 #include <memory>
 #include <string>

@@ -2,8 +2,8 @@
 /// Module manifests: a small text file beside each module or backend object, written at build
 /// time by pio_add_module / pio_add_backend (pio-manifest), saying which modules or backends the
 /// object provides, for which API version and ABI. The harness reads manifests as text to find the
-/// object a config needs and opens only that one (docs/writing-a-module.md, "What pio_add_module
-/// produces").
+/// object a config needs and opens only that one (docs/guides/writing-a-module.md, "What
+/// pio_add_module produces").
 
 #include <string>
 #include <utility>

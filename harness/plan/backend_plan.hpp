@@ -1,7 +1,8 @@
 #pragma once
 /// Each block's I/O backend resolved from its Interface and its options checked against the
-/// backend's own table (docs/interfaces.md), so that the harness knows no backend by name: the
-/// backends say which directives they take, what values, and which capabilities they have.
+/// backend's own table (docs/reference/interfaces.md), so that the harness knows no backend by
+/// name: the backends say which directives they take, what values, and which capabilities they
+/// have.
 
 #include <vector>
 

@@ -1,6 +1,7 @@
 #pragma once
 /// A module's pio::DirectiveError from init_module, placed at its directive's line in the block:
-/// a config error (exit 2) found by the module, not by the declared limits (docs/reliability.md).
+/// a config error (exit 2) found by the module, not by the declared limits
+/// (docs/reference/reliability.md).
 
 #include <mpi.h>
 

@@ -1,7 +1,7 @@
 #pragma once
-/// Rounds N (docs/configuration.md, "Rounds"): the config's blocks run N times, each round in a
-/// new shuffled order, so that drift on a shared machine (other jobs, the page cache, the
-/// host's memory returns) spreads over every setting instead of lining up with the blocks that
+/// Rounds N (docs/reference/configuration.md, "Rounds"): the config's blocks run N times, each
+/// round in a new shuffled order, so that drift on a shared machine (other jobs, the page cache,
+/// the host's memory returns) spreads over every setting instead of lining up with the blocks that
 /// happen to run late.
 
 #include <mpi.h>

@@ -1,7 +1,8 @@
 #pragma once
-/// Blocks that share files (FilesFrom, docs/configuration.md): a block names the Label of an earlier
-/// block and works on the files and directories that block made. Blocks linked so form a chain
-/// whose first block made the files; the chain's blocks run on the same ranks with one TestFile.
+/// Blocks that share files (FilesFrom, docs/reference/configuration.md): a block names the Label of
+/// an earlier block and works on the files and directories that block made. Blocks linked so form a
+/// chain whose first block made the files; the chain's blocks run on the same ranks with one
+/// TestFile.
 
 #include <vector>
 

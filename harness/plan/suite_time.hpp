@@ -1,5 +1,5 @@
 #pragma once
-/// SuiteTime: the run's time budget shared by its time-driven blocks (docs/running.md,
+/// SuiteTime: the run's time budget shared by its time-driven blocks (docs/guides/running.md,
 /// "site.conf").
 
 #include <string>

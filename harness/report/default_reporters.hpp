@@ -13,7 +13,7 @@
 
 namespace pio::harness {
 
-/// Whether a run prints live progress lines (docs/results.md, "Live progress").
+/// Whether a run prints live progress lines (docs/reference/results.md, "Live progress").
 enum class ProgressMode {
   Auto, ///< when `err` is std::cerr (a terminal or not): a line per block start, one per 10 s
   On,   ///< always, at most one line a second and a final line per block (--progress)

@@ -1,5 +1,5 @@
 #pragma once
-/// Flags as the console and the CSV write them (docs/results.md, "Flags").
+/// Flags as the console and the CSV write them (docs/reference/results.md, "Flags").
 
 #include <set>
 #include <string>

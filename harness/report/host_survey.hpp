@@ -1,7 +1,7 @@
 #pragma once
-/// The hosts of a run (docs/results.md, provenance): one record per node (MPI's shared-memory
-/// domain, named by MPI_Get_processor_name) with the ranks placed on it, its memory, CPUs,
-/// kernel, OS and the file system of the test file's directory, each read on the node itself
+/// The hosts of a run (docs/reference/results.md, provenance): one record per node (MPI's
+/// shared-memory domain, named by MPI_Get_processor_name) with the ranks placed on it, its memory,
+/// CPUs, kernel, OS and the file system of the test file's directory, each read on the node itself
 /// (each node may mount it differently). Gathered through one leader per node, so rank 0
 /// receives one record per node, not one per rank.
 

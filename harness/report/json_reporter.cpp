@@ -295,6 +295,7 @@ nlohmann::json to_json(const ModuleResult &m) {
           {"output", m.output == Output::Imb      ? "imb"
                      : m.output == Output::Figure ? "figure"
                                                   : "table"},
+          {"family", to_string(m.family)},
           {"reps", m.reps},
           {"reps_auto", m.reps_auto ? nlohmann::json{{"target", m.reps_target},
                                                      {"time_cap_s", m.reps_time_cap_s}}

@@ -1,5 +1,5 @@
 #pragma once
-/// The JSON results document (docs/results.md): typed results rendered as JSON, rewritten
+/// The JSON results document (docs/reference/results.md): typed results rendered as JSON, rewritten
 /// atomically by rank 0 during the run so that completed tests survive a crash of a later one.
 
 #include <ostream>

@@ -1,8 +1,8 @@
 #pragma once
-/// The file system a path lies on, as this node sees it (docs/results.md, hosts[].file_system):
-/// its mount from /proc/self/mountinfo (type, FUSE subtype, source, options), the loop device
-/// under it (backing file, direct I/O) and, for GlusterFS, the client graph its servers handed
-/// out (the volume's options) from the mount's .meta directory.
+/// The file system a path lies on, as this node sees it (docs/reference/results.md,
+/// hosts[].file_system): its mount from /proc/self/mountinfo (type, FUSE subtype, source, options),
+/// the loop device under it (backing file, direct I/O) and, for GlusterFS, the client graph its
+/// servers handed out (the volume's options) from the mount's .meta directory.
 
 #include <string>
 #include <vector>

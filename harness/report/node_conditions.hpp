@@ -1,8 +1,8 @@
 #pragma once
-/// What a node is like when a run starts, and what it sees while a test runs (docs/results.md,
-/// "Conditions"): its usable cores against the ranks placed on it, its load, CPU frequency
-/// governor, a virtual machine's free page reporting, its memory copy rate, CPU pressure and
-/// swapping. Read on the node itself; the collective parts run on the node's ranks.
+/// What a node is like when a run starts, and what it sees while a test runs
+/// (docs/reference/results.md, "Conditions"): its usable cores against the ranks placed on it, its
+/// load, CPU frequency governor, a virtual machine's free page reporting, its memory copy rate, CPU
+/// pressure and swapping. Read on the node itself; the collective parts run on the node's ranks.
 
 #include <mpi.h>
 

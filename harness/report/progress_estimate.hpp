@@ -1,6 +1,6 @@
 #pragma once
-/// The time left of a run for its live progress lines (docs/results.md, "Live progress"), from
-/// what is known per block instead of a count of tests: the time budgets the modules declare
+/// The time left of a run for its live progress lines (docs/reference/results.md, "Live progress"),
+/// from what is known per block instead of a count of tests: the time budgets the modules declare
 /// (time-driven phases: b_eff_io's T, TimeBudget) and, for count-driven blocks, the measured
 /// time of earlier blocks of the same family (one shared object), else, once it has finished
 /// some, of the running block's own latest tests. A block with none of these is not guessed:

@@ -1,9 +1,9 @@
 #pragma once
-/// Live progress on long runs (docs/results.md, "Live progress"): on rank 0's error stream one
-/// line per block start and at most one line per interval (10 s by default, 1 s with --progress)
-/// saying which block and test run, the units done, the elapsed time, an estimate of what is
-/// left (progress_estimate.hpp) and the current bandwidth; with --progress also one final line
-/// per block.
+/// Live progress on long runs (docs/reference/results.md, "Live progress"): on rank 0's error
+/// stream one line per block start and at most one line per interval (10 s by default, 1 s with
+/// --progress) saying which block and test run, the units done, the elapsed time, an estimate of
+/// what is left (progress_estimate.hpp) and the current bandwidth; with --progress also one final
+/// line per block.
 
 #include <cstdint>
 #include <functional>

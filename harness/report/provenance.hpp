@@ -1,6 +1,6 @@
 #pragma once
-/// Provenance of a run beyond the MPI library and hosts (docs/results.md): timestamps, the
-/// environment that affects MPI-IO, the batch job, and every config file with its ${VAR}s.
+/// Provenance of a run beyond the MPI library and hosts (docs/reference/results.md): timestamps,
+/// the environment that affects MPI-IO, the batch job, and every config file with its ${VAR}s.
 
 #include <map>
 #include <string>

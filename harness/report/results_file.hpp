@@ -1,6 +1,7 @@
 #pragma once
-/// The results document (docs/results.md): built on rank 0, rewritten atomically during the run
-/// so that completed tests survive a crash of a later one. The CSV file follows the same rules.
+/// The results document (docs/reference/results.md): built on rank 0, rewritten atomically during
+/// the run so that completed tests survive a crash of a later one. The CSV file follows the same
+/// rules.
 
 #include <mpi.h>
 
@@ -27,9 +28,9 @@ void fill_provenance(MPI_Comm comm, const std::vector<std::string> &command_line
 /// The file-system type of the directory holding path ("ext4", "tmpfs", "nfs", ... or "0x..").
 std::string file_system_type(const std::string &path);
 
-/// The results file of a run (docs/reliability.md): checked before any test runs, rewritten
-/// atomically through a temporary that only this run uses, and never replacing a file this run
-/// did not create (unless overwrite), a symbolic link or a directory.
+/// The results file of a run (docs/reference/reliability.md): checked before any test runs,
+/// rewritten atomically through a temporary that only this run uses, and never replacing a file
+/// this run did not create (unless overwrite), a symbolic link or a directory.
 class ResultsFile {
 public:
   /// Checks path now: its directory exists and is writable, path is not a symbolic link or a

@@ -1,7 +1,7 @@
 #pragma once
-/// When a results file is rewritten during a run (docs/reliability.md). Rewriting the whole
-/// document after every test costs time that grows with the run (b_eff's 3600 tests spent most
-/// of their run rewriting its JSON), so a rewrite is due after every test only while the
+/// When a results file is rewritten during a run (docs/reference/reliability.md). Rewriting the
+/// whole document after every test costs time that grows with the run (b_eff's 3600 tests spent
+/// most of their run rewriting its JSON), so a rewrite is due after every test only while the
 /// document is small (decided by its size, not by a clock a loaded machine makes noisy);
 /// beyond that once the time since the last rewrite is kRatio times its cost, which keeps
 /// rewrites under 1/kRatio of the run and a crash losing at most that window's tests.

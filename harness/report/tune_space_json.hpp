@@ -1,6 +1,6 @@
 #pragma once
-/// The search space as JSON for pio-tune (pio-harness --tune-space FILE, docs/tuning.md): what it
-/// searches, where each name is declared, which blocks it applies to and their own values.
+/// The search space as JSON for pio-tune (pio-harness --tune-space FILE, docs/guides/tuning.md):
+/// what it searches, where each name is declared, which blocks it applies to and their own values.
 
 #include <string>
 #include <vector>
@@ -11,7 +11,8 @@
 
 namespace pio::harness {
 
-/// {"config", "params": [...], "hooks": [...], "blocks": [...]} (docs/tuning.md, "The space").
+/// {"config", "params": [...], "hooks": [...], "blocks": [...]} (docs/guides/tuning.md, "The
+/// space").
 nlohmann::json tune_space_json(const TuneSpace &space, const Config &config,
                                const std::vector<ModulePlan> &plans);
 

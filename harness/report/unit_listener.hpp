@@ -1,7 +1,7 @@
 #pragma once
-/// Live progress from inside a test (docs/results.md, "Live progress"): the runner hands the unit
-/// loop a listener (rank 0's ProgressReporter) that it tells after every work unit; on other
-/// ranks, and when progress is off, there is none and the call costs one pointer test.
+/// Live progress from inside a test (docs/reference/results.md, "Live progress"): the runner hands
+/// the unit loop a listener (rank 0's ProgressReporter) that it tells after every work unit; on
+/// other ranks, and when progress is off, there is none and the call costs one pointer test.
 
 #include <cstdint>
 

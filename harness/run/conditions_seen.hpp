@@ -1,6 +1,6 @@
 #pragma once
-/// What the nodes saw while a test ran (docs/results.md, "Conditions"): the test's ranks per
-/// node against the node's usable cores, the share of the test in which tasks waited for a CPU
+/// What the nodes saw while a test ran (docs/reference/results.md, "Conditions"): the test's ranks
+/// per node against the node's usable cores, the share of the test in which tasks waited for a CPU
 /// (/proc/pressure/cpu), and pages swapped. Each node's leader reads its counters before and
 /// after the test; one gather brings them to rank 0.
 

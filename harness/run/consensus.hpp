@@ -1,6 +1,6 @@
 #pragma once
 /// Agreeing on failures across ranks, so that one rank's error reaches all ranks before the
-/// next collective step and no rank waits forever (docs/reliability.md).
+/// next collective step and no rank waits forever (docs/reference/reliability.md).
 
 #include <mpi.h>
 

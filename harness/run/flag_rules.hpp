@@ -1,6 +1,6 @@
 #pragma once
-/// When a test's figure is flagged (docs/results.md, "Flags"): the rules that turn what a run
-/// measured (the page cache before its reads, its repetitions' spread, the nodes' conditions)
+/// When a test's figure is flagged (docs/reference/results.md, "Flags"): the rules that turn what a
+/// run measured (the page cache before its reads, its repetitions' spread, the nodes' conditions)
 /// into typed flags with a one-line reason, and the notes where the timing itself cannot be
 /// vouched for. Pure functions over the typed results; rank 0 applies them as each test ends.
 

@@ -1,7 +1,7 @@
 #pragma once
-/// From each rank's raw unit times to the typed figures of a repetition (docs/timing.md; IMB 3.2
-/// User Guide §5.2.8, §6 for the per-operation times): bandwidth from the root's aggregate time,
-/// min / mean / max over ranks of each rank's own time, and per group the IMB t_min / t_avg /
+/// From each rank's raw unit times to the typed figures of a repetition (docs/reference/timing.md;
+/// IMB 3.2 User Guide §5.2.8, §6 for the per-operation times): bandwidth from the root's aggregate
+/// time, min / mean / max over ranks of each rank's own time, and per group the IMB t_min / t_avg /
 /// t_max per operation and throughput for tests with CommSemantics.
 
 #include <mpi.h>

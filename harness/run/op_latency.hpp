@@ -1,5 +1,5 @@
 #pragma once
-/// A phase's per-operation latencies (Interface::report_latencies, docs/timing.md "Queue
+/// A phase's per-operation latencies (Interface::report_latencies, docs/reference/timing.md "Queue
 /// depth"): each rank's histogram, merged over the test's ranks into the results' OpLatencies
 /// with fio's clat percentiles.
 

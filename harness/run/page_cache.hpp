@@ -1,9 +1,10 @@
 #pragma once
-/// The page cache around a phase (docs/timing.md, "The page cache"): before a read phase, how much
-/// of the test files each node will read is resident in its page cache, and CacheMode drop's
-/// flush and eviction before it; after a write phase, how much of what it wrote is still dirty
-/// there, not yet on storage. Measured through one leader per node (cachestat(2) where the kernel
-/// has it, mincore(2) over a mapping otherwise: residency only). Untimed, between the phases.
+/// The page cache around a phase (docs/reference/timing.md, "The page cache"): before a read phase,
+/// how much of the test files each node will read is resident in its page cache, and CacheMode
+/// drop's flush and eviction before it; after a write phase, how much of what it wrote is still
+/// dirty there, not yet on storage. Measured through one leader per node (cachestat(2) where the
+/// kernel has it, mincore(2) over a mapping otherwise: residency only). Untimed, between the
+/// phases.
 
 #include <mpi.h>
 
@@ -34,9 +35,10 @@ void drop_file_cache(const std::string &path);
 
 /// Collective over `all` (every rank of the test): each node's lowest rank of `all` takes the
 /// distinct paths its node's ranks have open (`my_path`, "" for none), drops them first when
-/// `drop`, then measures them (after a write phase, `access` Write, their dirty bytes too). Returns the check on `all`'s rank 0 (the node sums there; other
-/// ranks get a partial record); throws nothing: a probe that fails counts as not resident and
-/// its message is returned in `error` (on the failing rank) for the caller to agree on.
+/// `drop`, then measures them (after a write phase, `access` Write, their dirty bytes too). Returns
+/// the check on `all`'s rank 0 (the node sums there; other ranks get a partial record); throws
+/// nothing: a probe that fails counts as not resident and its message is returned in `error` (on
+/// the failing rank) for the caller to agree on.
 CacheCheck check_page_cache(MPI_Comm all, const std::string &my_path, bool drop, PhaseAccess access,
                             std::string &error);
 

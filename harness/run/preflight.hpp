@@ -1,8 +1,8 @@
 #pragma once
-/// The pre-flight check (docs/reliability.md): every planned block's init_module runs once, before
-/// any I/O and in --check, so that a value only a module can judge (a geometry that cannot be, a
-/// file beyond 2^63-1 bytes: a pio::DirectiveError) stops the run with exit code 2 before the
-/// first block starts, not when the run reaches its block.
+/// The pre-flight check (docs/reference/reliability.md): every planned block's init_module runs
+/// once, before any I/O and in --check, so that a value only a module can judge (a geometry that
+/// cannot be, a file beyond 2^63-1 bytes: a pio::DirectiveError) stops the run with exit code 2
+/// before the first block starts, not when the run reaches its block.
 
 #include <mpi.h>
 

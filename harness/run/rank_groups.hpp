@@ -25,8 +25,8 @@ struct GroupComms {
 /// rank 0 idle, or no rank at all. The message says how to fix it.
 std::string check_groups(const RankGroups &g, int size);
 
-/// ReadShift (docs/timing.md, "The page cache"): collective over comm, a communicator of the
-/// same ranks in which rank r of comm is rank (r + shift) mod size, so that a module reading
+/// ReadShift (docs/reference/timing.md, "The page cache"): collective over comm, a communicator of
+/// the same ranks in which rank r of comm is rank (r + shift) mod size, so that a module reading
 /// "its" part reads what that rank wrote earlier. An empty Comm when the shift is a multiple of
 /// the size (nothing moves): use comm itself.
 Comm shifted_ranks(MPI_Comm comm, int shift);

@@ -289,7 +289,7 @@ std::optional<Failure> TestRun::run_phases(TestContext &tc, const TestSpec &runn
                                            std::vector<std::optional<CacheCheck>> &caches) {
   for (size_t k = 0; k < running.phases.size(); ++k) {
     // Before a read phase, untimed: CacheMode drop's flush and eviction, then the residency of
-    // the files the nodes will read (docs/timing.md, "The page cache").
+    // the files the nodes will read (docs/reference/timing.md, "The page cache").
     if (has_file && reads(running.phases[k].access)) {
       heartbeat("page cache");
       std::string err;

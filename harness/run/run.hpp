@@ -24,7 +24,8 @@ struct RunOptions {
   bool keep_files = false;  ///< keep test files after the run (--keep-files)
   bool clean_stale = false; ///< remove leftovers of pio-bench runs on other hosts too
   bool check_only = false;  ///< stop after the checks, before any I/O (--check)
-  /// pio-tune's values for the config's Tune lines, each NAME=VALUE (--tune; docs/tuning.md).
+  /// pio-tune's values for the config's Tune lines, each NAME=VALUE (--tune;
+  /// docs/guides/tuning.md).
   std::vector<std::string> tune_values;
   /// Where to write the config's search space as JSON after the checks (--tune-space; "" none).
   std::string tune_space_path;

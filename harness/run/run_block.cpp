@@ -34,6 +34,7 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.library = plan.library->path;
   m.reference = plan.info->reference;
   m.output = plan.info->output;
+  m.family = plan.info->family;
   m.reps = block.reps;
   m.reps_auto = block.reps_auto;
   m.reps_target = block.reps_auto ? block.reps_target : 0;

@@ -118,7 +118,7 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
       p.plans = plan_modules(p.config, p.catalog);
       if (p.config.modules.empty())
         throw Error(p.config.path + " has no <ap_module> block",
-                    "add at least one module block; see docs/configuration.md");
+                    "add at least one module block; see docs/reference/configuration.md");
       p.space = tune_space(p.config, p.plans);
       if (!options.tune_values.empty()) { // a trial of pio-tune: its values, planned again
         p.tuned = apply_tune_values(p.config, p.space, options.tune_values,

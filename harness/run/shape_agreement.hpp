@@ -1,8 +1,9 @@
 #pragma once
-/// The shape of a test agreed across its ranks before its first work unit (docs/reliability.md):
-/// every rank runs the unit loop in step with the others, so a rank that declares another
-/// number of phases or work units (a module bug on one rank) would leave the others waiting in
-/// a barrier until StepTimeout. Checked instead, with one message naming the ranks and counts.
+/// The shape of a test agreed across its ranks before its first work unit
+/// (docs/reference/reliability.md): every rank runs the unit loop in step with the others, so a
+/// rank that declares another number of phases or work units (a module bug on one rank) would leave
+/// the others waiting in a barrier until StepTimeout. Checked instead, with one message naming the
+/// ranks and counts.
 
 #include <mpi.h>
 

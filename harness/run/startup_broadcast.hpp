@@ -1,7 +1,7 @@
 #pragma once
-/// The broadcast start-up (docs/performance.md, "Start-up"): only rank 0 reads the config files
-/// and the module manifests; what it read reaches the other ranks in one MPI_Bcast, serialized
-/// here and nowhere else, so the file system sees one reader, not one per rank.
+/// The broadcast start-up (docs/measurements/performance.md, "Start-up"): only rank 0 reads the
+/// config files and the module manifests; what it read reaches the other ranks in one MPI_Bcast,
+/// serialized here and nowhere else, so the file system sees one reader, not one per rank.
 
 #include <mpi.h>
 

@@ -1,7 +1,7 @@
 #pragma once
-/// How steady a test's figure is over its repetitions (docs/results.md, "Steadiness"): spread,
-/// the distribution-free interval of the median, bimodal repetitions, and when `ModuleReps auto`
-/// may stop repeating. Pure functions over the repetitions' figures.
+/// How steady a test's figure is over its repetitions (docs/reference/results.md, "Steadiness"):
+/// spread, the distribution-free interval of the median, bimodal repetitions, and when `ModuleReps
+/// auto` may stop repeating. Pure functions over the repetitions' figures.
 
 #include <optional>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 /// The timed intervals of a phase-scope window and the length of their union over the ranks
-/// (TimingScope phase, docs/timing.md).
+/// (TimingScope phase, docs/reference/timing.md).
 
 #include <mpi.h>
 

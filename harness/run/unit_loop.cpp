@@ -229,13 +229,14 @@ struct Loop {
   /// holding a collective call (a file view set for the next unit) waits there for ranks still
   /// in their unit; that wait lies inside another rank's interval, so only time in which every
   /// rank was in a hook leaves the window (each rank's window less its own hooks hid writes
-  /// serialised behind another rank's, docs/timing.md).
+  /// serialised behind another rank's, docs/reference/timing.md).
   double window_time(IntervalList timed) const { return union_length(sync, std::move(timed)); }
 
   /// Unit scope: the aggregate time as the sum over units of the largest window over the
   /// ranks. A rank that left B1 before the root (the root descheduled, on an oversubscribed or
   /// loaded node) started its unit earlier than the root's window shows; the largest window
-  /// holds every rank's own unit time, so no rank's time exceeds the aggregate (docs/timing.md).
+  /// holds every rank's own unit time, so no rank's time exceeds the aggregate
+  /// (docs/reference/timing.md).
   void widest_windows();
 
   void run_unit_scope();

@@ -1,6 +1,6 @@
 #pragma once
-/// The timed loop over work units of one phase (docs/timing.md, pio-bench thesis §3.2.1 and
-/// Fig. 3.3).
+/// The timed loop over work units of one phase (docs/reference/timing.md, pio-bench thesis §3.2.1
+/// and Fig. 3.3).
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +14,7 @@
 
 namespace pio::harness {
 
-/// What the barriers of the timing method bracket (TimingScope, docs/timing.md).
+/// What the barriers of the timing method bracket (TimingScope, docs/reference/timing.md).
 enum class TimingScope {
   Unit,  ///< B1 and B2 around every work unit (pio-bench thesis §3.2.1, the default)
   Phase, ///< one B1 before the first unit and one B2 after the last, as IOR and IMB time
@@ -86,7 +86,7 @@ struct PhaseTiming {
 /// rank whether any unit failed); stop clock; after_work_unit (untimed). Phase scope: B1 once,
 /// the units back to back, B2 once, timed as the union over the ranks of their units' intervals
 /// (unit_intervals.hpp); errors are agreed at B2 and at the end checks of a time-driven phase
-/// (docs/timing.md). Count-driven phases run phase.work_units units;
+/// (docs/reference/timing.md). Count-driven phases run phase.work_units units;
 /// time-driven phases (the module's budget or the block's StoneWall) end by the phase's
 /// end_check, the root deciding from the phase's elapsed wall time (its clock, read after an
 /// agreement, untimed parts included, so time-driven phases fit a scheduled time) and
@@ -96,7 +96,7 @@ struct PhaseTiming {
 /// every unit, as IOR does), then every rank runs up to the largest count any rank reached.
 /// A count-driven phase in phase scope without StoneWall lets its units overlap
 /// (UnitContext::may_overlap): after a unit that returns with transfers in flight the hooks up
-/// to the next unit are timed too (docs/timing.md, "Queue depth").
+/// to the next unit are timed too (docs/reference/timing.md, "Queue depth").
 PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phase_index, bool flush,
                       bool collective, const LoopControls &controls = {});
 

@@ -1,5 +1,5 @@
 #pragma once
-/// CacheMode's three values and their one spelling (docs/timing.md, "The page cache").
+/// CacheMode's three values and their one spelling (docs/reference/timing.md, "The page cache").
 
 #include <cctype>
 #include <optional>

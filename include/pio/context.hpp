@@ -39,11 +39,11 @@ public:
   virtual void claim_tree(const std::string &path, const TreeRules &rules) = 0;
 };
 
-/// The files this block shares with other blocks of the run (FilesFrom, docs/configuration.md,
-/// "Blocks that share files"): its test files and the directories it claims are one chain's,
-/// made by the chain's first block, kept by the harness from block to block and removed by it
-/// after the chain's last block (or at the run's end). Every block of a chain runs on the same
-/// ranks and uses the same TestFile.
+/// The files this block shares with other blocks of the run (FilesFrom,
+/// docs/reference/configuration.md, "Blocks that share files"): its test files and the directories
+/// it claims are one chain's, made by the chain's first block, kept by the harness from block to
+/// block and removed by it after the chain's last block (or at the run's end). Every block of a
+/// chain runs on the same ranks and uses the same TestFile.
 struct SharedFiles {
   /// An earlier block made the files and the claimed directories: use them as they are (no
   /// untimed preparing, no re-creating; a claim of the same path succeeds, the directory is not
@@ -83,11 +83,11 @@ struct ModuleContext {
   /// This block's share of the run's SuiteTime for one repetition of its tests, in seconds; 0
   /// when the run has no SuiteTime, the module has no ModuleInfo::time_directive or the block
   /// sets that directive itself (which then wins). A module with a time directive uses this
-  /// when it is above 0, its directive's value otherwise (docs/running.md, "site.conf").
+  /// when it is above 0, its directive's value otherwise (docs/guides/running.md, "site.conf").
   double time_budget_s = 0;
-  /// True in the harness's pre-flight check (docs/reliability.md): init_module is called for
-  /// every block before any I/O only to find DirectiveErrors, then cleanup_module; no test runs.
-  /// Compute the tests as in a run, but skip what creates files or takes time (probes,
+  /// True in the harness's pre-flight check (docs/reference/reliability.md): init_module is called
+  /// for every block before any I/O only to find DirectiveErrors, then cleanup_module; no test
+  /// runs. Compute the tests as in a run, but skip what creates files or takes time (probes,
   /// calibrations, large buffers).
   bool validate_only = false;
   /// Progress inside one long step (a work unit, describe_test or cleanup_module that works
@@ -208,14 +208,14 @@ struct UnitContext {
   int phase = 0;               ///< index into spec().phases
   std::int64_t unit = 0;       ///< index of this unit within the phase (0-based)
   /// Units in the phase, or -1 while a time-driven phase is running; under the block's
-  /// StoneWall the declared count, which the phase may stop short of (docs/timing.md).
+  /// StoneWall the declared count, which the phase may stop short of (docs/reference/timing.md).
   std::int64_t units = 0;
   bool flush = false;      ///< flush writes inside the unit (SyncWrites)
   bool collective = false; ///< use collective calls
   /// Set by the harness: the phase's units may overlap. It runs all its `units` back to back in
   /// one window (TimingScope phase, count-driven, no StoneWall), so a module may leave a unit's
   /// transfers in flight into later units (up to Interface::queue_depth), completing every one
-  /// by the end of the last unit's work_unit (docs/timing.md, "Queue depth").
+  /// by the end of the last unit's work_unit (docs/reference/timing.md, "Queue depth").
   bool may_overlap = false;
   /// Set by the module in work_unit (only where may_overlap): it returns with transfers still in
   /// flight. The harness then times the hooks up to the next unit too, since I/O goes on there.

@@ -24,8 +24,8 @@ private:
 /// sense for the test: out of range for the geometry, an impossible geometry, a file that would
 /// end beyond 2^63-1 bytes. Thrown from Module::init_module (on every rank alike: compute it from
 /// the directives and the process count only), it stops the run before the block's first I/O
-/// with exit code 2 and the file:line of `directive` in the block (docs/reliability.md); thrown
-/// from a later method it fails the test like any Error.
+/// with exit code 2 and the file:line of `directive` in the block (docs/reference/reliability.md);
+/// thrown from a later method it fails the test like any Error.
 class DirectiveError : public Error {
 public:
   /// directive: the directive at fault, as the module declares it (e.g. "HeaderOffset").

@@ -1,6 +1,6 @@
 #pragma once
 /// Why a figure cannot be vouched for: the typed flags every test and repetition of the results
-/// carries (docs/results.md, "Flags"), each with its one spelling beside it.
+/// carries (docs/reference/results.md, "Flags"), each with its one spelling beside it.
 
 #include <cctype>
 #include <optional>

@@ -11,6 +11,7 @@
 #include "pio/abi.hpp"
 #include "pio/context.hpp"
 #include "pio/directive.hpp"
+#include "pio/module_family.hpp"
 #include "pio/results.hpp"
 #include "pio/spec.hpp"
 #include "pio/version.hpp"
@@ -76,6 +77,9 @@ struct ModuleInfo {
   /// Its tests form one schedule that runs once (b_eff_io: its reads check what its writes and
   /// rewrites left): the harness refuses ModuleReps above 1 and WarmUpReps at their lines.
   bool runs_once = false;
+  /// The family the module belongs to, which tells the tools how to read and show its results
+  /// (the results' `family`); a module of a site's own that moves bytes keeps Patterns.
+  ModuleFamily family = ModuleFamily::Patterns;
 };
 
 } // namespace pio

@@ -6,6 +6,7 @@
 #include "pio/error.hpp"
 #include "pio/handle.hpp"
 #include "pio/module.hpp"
+#include "pio/module_family.hpp"
 #include "pio/mpi_handles.hpp"
 #include "pio/results.hpp"
 #include "pio/spec.hpp"

@@ -14,6 +14,7 @@
 
 #include "pio/cache_mode.hpp"
 #include "pio/flag.hpp"
+#include "pio/module_family.hpp"
 #include "pio/spec.hpp"
 #include "pio/verify_mode.hpp"
 
@@ -51,7 +52,7 @@ inline std::string latency_percentile_name(double percent) {
 /// A phase's per-operation latencies over every rank of the test, each from the operation's
 /// submission to its completion (fio's clat), for a backend that times its operations
 /// (io_uring): the reads and writes it made for the work units, not the untimed ones around
-/// them (docs/timing.md, "Queue depth").
+/// them (docs/reference/timing.md, "Queue depth").
 struct OpLatencies {
   std::int64_t count = 0; ///< operations timed
   double min_us = 0;      ///< fastest, exact
@@ -62,7 +63,7 @@ struct OpLatencies {
   std::vector<double> percentiles_us;
 };
 
-/// How a node's page cache was probed (docs/timing.md, "The page cache").
+/// How a node's page cache was probed (docs/reference/timing.md, "The page cache").
 enum class CacheProbe {
   Cachestat, ///< cachestat(2) (Linux 6.5 and later)
   Mincore,   ///< mincore(2) over a read-only mapping of the file
@@ -104,7 +105,7 @@ struct PhaseResult {
   bool stonewalled = false;          ///< made time-driven by the block's StoneWall
   std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
   /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
-  /// between those units were timed too (docs/timing.md, "Queue depth").
+  /// between those units were timed too (docs/reference/timing.md, "Queue depth").
   bool units_overlapped = false;
   /// end_check "wear_out" (StoneWallWearOut, IO500's rule): units per rank at the stop (min,
   /// max: every rank completed max), the window up to the stop and the wear-out after it.
@@ -145,8 +146,8 @@ struct ErrorRecord {
   std::string host;    ///< the node that rank ran on (MPI_Get_processor_name)
 };
 
-/// How steady a test's figure is over its repetitions (docs/results.md, "Steadiness"). The
-/// figure is the test's rate (MiB/s, ops/s), or t_avg per operation for a communication test.
+/// How steady a test's figure is over its repetitions (docs/reference/results.md, "Steadiness").
+/// The figure is the test's rate (MiB/s, ops/s), or t_avg per operation for a communication test.
 struct Steadiness {
   int count = 0;              ///< repetitions
   double median = 0;          ///< of the figure
@@ -161,7 +162,8 @@ struct Steadiness {
   double ci_half_width = 0; ///< the larger side of the interval / median (0.05 = +-5 %)
 };
 
-/// Statistics over a test's repetitions (docs/timing.md: min / max / mean / stddev over reps).
+/// Statistics over a test's repetitions (docs/reference/timing.md: min / max / mean / stddev over
+/// reps).
 struct TestSummary {
   Stats bandwidth_MiBps, aggregate_time_s, open_time_s, close_time_s;
   Stats ops_per_s;                           ///< Merit::Operations: over reps
@@ -182,7 +184,7 @@ inline const char *to_string(RepsStop s) {
   return s == RepsStop::Target ? "target" : s == RepsStop::TimeCap ? "time_cap" : "max_reps";
 }
 
-/// What the nodes saw while a test ran (docs/results.md, "Conditions").
+/// What the nodes saw while a test ran (docs/reference/results.md, "Conditions").
 struct TestConditions {
   int ranks_per_node = 0; ///< the most ranks of the test on one node
   int usable_cores = 0;   ///< that node's usable cores (0: unknown)
@@ -288,6 +290,7 @@ struct ModuleResult {
   std::string library;         ///< the shared object
   std::string reference;       ///< where the module is defined
   Output output = Output::Table;
+  ModuleFamily family = ModuleFamily::Patterns; ///< the module's family (ModuleInfo::family)
   long reps = 1;              ///< ModuleReps (auto: the most it may run)
   bool reps_auto = false;     ///< ModuleReps auto: repeat until the median's interval is close
   double reps_target = 0;     ///< auto: the interval's half-width sought (0.05 = +-5 %)
@@ -321,7 +324,7 @@ struct ConfigFile {
   std::string text;          ///< its text as written, before ${VAR} expansion
 };
 
-/// One `${NAME}` of the config and what it expanded to (docs/configuration.md).
+/// One `${NAME}` of the config and what it expanded to (docs/reference/configuration.md).
 struct ConfigVariable {
   std::string name;          ///< NAME
   std::string value;         ///< the text put in its place
@@ -351,7 +354,7 @@ struct VolumeTranslator {
 };
 
 /// The file system of the test file's directory as one node sees it (/proc/self/mountinfo,
-/// /sys/block/loopN/loop, a GlusterFS mount's .meta directory; docs/results.md).
+/// /sys/block/loopN/loop, a GlusterFS mount's .meta directory; docs/reference/results.md).
 struct FileSystemInfo {
   std::string type;              ///< "ext4", "fuse" (empty: the directory was not found)
   std::string subtype;           ///< a FUSE file system's subtype ("glusterfs"), else empty
@@ -365,7 +368,8 @@ struct FileSystemInfo {
   std::string client_command_line;            ///< GlusterFS: the client's command line
 };
 
-/// What a node was like when the run started, measured on it (docs/results.md, "Conditions").
+/// What a node was like when the run started, measured on it (docs/reference/results.md,
+/// "Conditions").
 struct NodeConditions {
   int usable_cores = 0;     ///< CPUs the node's ranks may run on (their affinity, cgroup quota)
   std::string cpus_allowed; ///< the union of the ranks' affinity masks, e.g. "0-1"
@@ -410,7 +414,7 @@ struct RunResult {
   std::string test_path;         ///< TestFile as an absolute path
   std::string working_directory; ///< rank 0's working directory
   /// Seconds from MPI_Init's end (run()'s start in-process) to the first block's start, the
-  /// largest over the ranks: the harness's start-up (docs/performance.md, "Start-up").
+  /// largest over the ranks: the harness's start-up (docs/measurements/performance.md, "Start-up").
   double startup_s = 0;
   std::string config_path, config_text;
   std::vector<ConfigFile> config_files;         ///< every file read, the main config first
@@ -428,7 +432,7 @@ struct RunResult {
   int exit_code = 0;
   std::vector<ModuleResult> modules;
   /// The values pio-tune gave this run (pio-harness --tune NAME=VALUE), by Tune name; empty for
-  /// a run of the config as written (docs/tuning.md).
+  /// a run of the config as written (docs/guides/tuning.md).
   std::map<std::string, std::string> tuned;
   int rounds = 1;                ///< Rounds: how many times the blocks ran, each round shuffled
   std::uint64_t rounds_seed = 0; ///< the seed of the rounds' order (Rounds > 1)

@@ -34,7 +34,7 @@ inline const char *to_string(FileUse f) {
   return "?";
 }
 
-/// How a time-driven phase decides when to stop (docs/timing.md).
+/// How a time-driven phase decides when to stop (docs/reference/timing.md).
 enum class EndCheck {
   /// Units in geometric batches (1, 2, 4, ...); after each batch the root compares the elapsed
   /// time with the budget and broadcasts the next batch size (b_eff_io paper §5.4).
@@ -46,7 +46,7 @@ enum class EndCheck {
 };
 
 /// What a phase's timed work does to the test file, so the harness can measure the page cache
-/// before it reads and, with CacheMode drop, empty it (docs/timing.md, "The page cache").
+/// before it reads and, with CacheMode drop, empty it (docs/reference/timing.md, "The page cache").
 enum class PhaseAccess {
   Unstated, ///< not said (no file, metadata items): the harness measures nothing
   Write,    ///< writes only
@@ -66,7 +66,7 @@ enum class Merit {
 inline const char *merit_unit(Merit m) { return m == Merit::Operations ? "ops/s" : "MiB/s"; }
 
 /// How a test of a FilesFrom block is bounded by what the earlier block of its chain made
-/// (docs/configuration.md, "Blocks that share files").
+/// (docs/reference/configuration.md, "Blocks that share files").
 enum class ChainCap {
   /// The same layout as the earlier block's same test: each phase runs at most the units that
   /// test's same phase completed on the rank (a stonewalled write leaves fewer).

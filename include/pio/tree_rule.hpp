@@ -2,7 +2,8 @@
 /// What a module may make under a directory it claims (ModuleContext::claim_tree), as data: the
 /// harness stores the rule in the directory's owner record, so that a later run (or
 /// --clean-stale) can remove exactly the entries a run that died may have made, and refuses to
-/// touch anything if the directory holds one entry the rule does not allow (docs/reliability.md).
+/// touch anything if the directory holds one entry the rule does not allow
+/// (docs/reference/reliability.md).
 
 #include <cstdint>
 #include <string>

@@ -10,7 +10,7 @@
 
 namespace pio {
 
-/// What `Verify` asks of a module (docs/timing.md, "Verification").
+/// What `Verify` asks of a module (docs/reference/timing.md, "Verification").
 enum class VerifyMode {
   Off,     ///< no stamps, no checks
   Untimed, ///< `on`: stamp written data and check it in the untimed methods

@@ -29,18 +29,19 @@ namespace pio {
 /// and LatencySink, Backend::check_test_file; UnitContext::may_overlap and in_flight;
 /// PhaseResult::latency and units_overlapped).
 /// Version 12: WarmUpReps (TestContext::rep counts the warm-up repetitions first;
-/// ModuleResult::warm_up_reps), the page cache after a write phase (CacheCheck::dirty_bytes) and
-/// Flag::WriteCache.
+/// ModuleResult::warm_up_reps), the page cache after a write phase (CacheCheck::dirty_bytes),
+/// Flag::WriteCache, ModuleInfo::runs_once, and a module's family (ModuleInfo::family and
+/// ModuleResult::family, pio/module_family.hpp).
 inline constexpr int kApiVersion = 12;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
-/// find_package(pio-bench 0.<API>) asks for (docs/writing-a-module.md, "Versions and the module
-/// API"); the top CMakeLists.txt reads the project's version from here.
+/// find_package(pio-bench 0.<API>) asks for (docs/guides/writing-a-module.md, "Versions and the
+/// module API"); the top CMakeLists.txt reads the project's version from here.
 inline constexpr const char *kToolVersion = "0.12.0";
 
-/// Version of the results JSON schema (docs/results.md). 3: a block's `verify` is the text
-/// off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
+/// Version of the results JSON schema (docs/reference/results.md). 3: a block's `verify` is the
+/// text off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,
 /// `conditions` (tests and hosts), a phase's `cache`, the summary's `steadiness`, a block's
 /// `cache_mode`, `read_shift` and `reps_auto`.
 inline constexpr int kResultsSchemaVersion = 4;

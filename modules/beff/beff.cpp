@@ -204,6 +204,7 @@ private:
 ModuleInfo beff_info() {
   ModuleInfo m("beff", make_module<Beff>);
   m.title = "b_eff";
+  m.family = pio::ModuleFamily::Beff;
   m.summary = "effective bandwidth: rings and random polygons, 3 methods, 21 lengths, logavg";
   m.reference = "b_eff paper (Koniges, Rabenseifner et al.) §2.1, §3.1, §4, Table 1";
   m.output = Output::Figure; // thousands of tests; the figure's tables summarise them

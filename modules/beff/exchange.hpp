@@ -8,7 +8,8 @@
 /// (largest length + 16) x 6 bytes each, and every execution takes the next block of them,
 /// wrapping to the start, so that a loop moves its messages through memory as a program would
 /// rather than sending one slot that stays in the cache. Reusing one slot made the middle
-/// lengths (14 kB - 8 MB) about twice as fast as b_eff 3.6 on a 2-rank node (docs/beff.md).
+/// lengths (14 kB - 8 MB) about twice as fast as b_eff 3.6 on a 2-rank node
+/// (docs/reference/beff.md).
 
 #include <mpi.h>
 

@@ -1,5 +1,5 @@
 // b_eff_io, the effective I/O bandwidth benchmark (b_eff_io paper §3.2, §5.1 with Table 2,
-// §5.4, §6; Euro-Par b_eff_io paper §2-§4) as a pio-bench module (docs/beff_io.md).
+// §5.4, §6; Euro-Par b_eff_io paper §2-§4) as a pio-bench module (docs/reference/beff_io.md).
 //
 // Per partition, one harness test per access method and pattern type, in the paper's order
 // (§5.1): every pattern type's initial write, then every type's rewrite, then every type's read.
@@ -504,6 +504,7 @@ std::vector<DirectiveSpec> directives() {
 ModuleInfo beff_io_info() {
   ModuleInfo m("beff_io", make_module<BeffIo>);
   m.title = "b_eff_io";
+  m.family = ModuleFamily::BeffIo;
   m.summary = "effective I/O bandwidth: pattern types 0-4 of Table 2, write / rewrite / read, "
               "time-driven (scheduled time T), the b_eff_io figure";
   m.reference = "b_eff_io paper (Koniges, Rabenseifner et al.) §5.1, Table 2, §5.4, §6; "

@@ -19,7 +19,8 @@ inline constexpr std::int64_t kSegmentAlign = kMiB;    ///< segment size granula
 
 /// Which definition of b_eff_io the module follows. Original: b_eff_io 2.1 (R. Rabenseifner,
 /// HLRS, b_eff_io.c "Revision 2.1"), the program behind the published numbers; Paper: the
-/// reading of the b_eff_io paper §5.1 this module had before (docs/beff_io.md, "Definitions").
+/// reading of the b_eff_io paper §5.1 this module had before (docs/reference/beff_io.md,
+/// "Definitions").
 enum class Definition { Original = 0, Paper = 1 };
 /// "original" or "paper".
 const char *definition_name(Definition d);

@@ -279,7 +279,7 @@ Figure make_figure(const std::vector<FigureTest> &tests, const FigureFacts &fact
         "to close; per access method the average over types with type 0 weighted double; per "
         "partition 25% write + 25% rewrite + 50% read; system = maximum over partitions; each "
         "access method T/3; MiB/s = 2^20 bytes per second");
-  // The console shows two rates per test (docs/beff_io.md, "Two numbers for one test").
+  // The console shows two rates per test (docs/reference/beff_io.md, "Two numbers for one test").
   fig.notes.push_back(
       std::string("two numbers for one test: the per-test table above the figure is the "
                   "harness's MiB/s (2^20 B/s) over the timed work units only; the types table "

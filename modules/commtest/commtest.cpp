@@ -183,6 +183,7 @@ private:
 pio::ModuleInfo commtest_info() {
   pio::ModuleInfo m("commtest", pio::make_module<Commtest>);
   m.title = "COMMTEST";
+  m.family = pio::ModuleFamily::Commtest;
   m.summary = "PSTSWM SWAP experiments: a fixed volume swapped in N messages, unordered and "
               "ordered protocols, latency and bandwidth statistics";
   m.reference = "COMMTEST description (PSTSWM SWAP experiments)";

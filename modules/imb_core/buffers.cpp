@@ -27,7 +27,7 @@ Region::Region(std::int64_t length, CacheLayout layout, Placement placement)
     // tests do the same, so the buffers land where IMB's do. Where that is matters on this
     // machine: a receive buffer a few bytes past the send buffer modulo 4 KiB (two heap chunks
     // in a row) slows the copies (4 KiB aliasing), e.g. IMB's Allgather at 64 KiB 22 us
-    // against 14 us with page-aligned buffers (docs/imb.md).
+    // against 14 us with page-aligned buffers (docs/reference/imb.md).
     pio::mpi_check(MPI_Alloc_mem(static_cast<MPI_Aint>(bytes), MPI_INFO_NULL, &p), "MPI_Alloc_mem");
   } else {
     p = static_cast<char *>(boost::alignment::aligned_alloc(4096, bytes));

@@ -200,6 +200,7 @@ pio::ModuleInfo module_info(std::unique_ptr<Kernel> (*make)(), pio::CreateModule
     name += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
   pio::ModuleInfo m(name, create);
   m.title = t.name;
+  m.family = pio::ModuleFamily::Imb;
   const char *what = t.kind == Kind::Single     ? "single transfer: time and throughput"
                      : t.kind == Kind::Parallel ? "parallel transfer: time and turnover throughput"
                                                 : "collective: bare time";

@@ -12,6 +12,7 @@ pio::ModuleInfo module_info(const Benchmark &b, pio::CreateModule create) {
     name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   pio::ModuleInfo m(name, create);
   m.title = b.name;
+  m.family = pio::ModuleFamily::Imb;
   m.summary = "IMB-IO " + b.name +
               (b.action == Action::None    ? " (open/close overhead)"
                : b.nonblocking             ? " (non-blocking, overlapped with CPU exploit)"

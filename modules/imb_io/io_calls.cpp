@@ -12,8 +12,8 @@ void IoModule::fill_file() {
   // As IMB_init_file prepares a file for input: one process writes the whole file from the
   // start in pieces of 1 MiB (untimed, before the view is set: offsets in bytes). Writing it
   // per transfer from every rank, as pio did before, made the reads on ext4 1.1-1.3x slower
-  // than IMB's (docs/imb.md). Each byte is what transfer j of the rank whose portion holds it
-  // finds there; a private file holds its own rank's portion n times.
+  // than IMB's (docs/reference/imb.md). Each byte is what transfer j of the rank whose portion
+  // holds it finds there; a private file holds its own rank's portion n times.
   const bool priv = b_.pos == Positioning::Priv;
   const std::int64_t total = priv ? n_ * portion_.length : n_ * x_;
   if (priv || rank_ == 0) {
@@ -35,7 +35,7 @@ void IoModule::fill_file() {
     }
   }
   // IMB closes the prepared file (IMB_init_file): no MPI_File_sync. Syncing here made the
-  // reads that follow 1.17x slower on ext4 (pages written back, docs/imb.md), so only a
+  // reads that follow 1.17x slower on ext4 (pages written back, docs/reference/imb.md), so only a
   // verified run, which needs every process's data visible to the others under MPI's
   // consistency rules (MPI-3.1 §13.6.1), syncs; otherwise a barrier orders the preparation
   // before the reads.

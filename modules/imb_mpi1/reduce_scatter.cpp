@@ -2,7 +2,7 @@
 // floats (MPI_FLOAT, MPI_SUM), the L results split as evenly as possible: with L = r np + s,
 // ranks below s get r + 1, the others r. Bare time. (IMB-MPI1 2019 Update 3 and later give every
 // rank L results of an np L vector instead, np times the reduction: ReduceScatter block, the
-// default of Methodology imb2019; docs/imb.md.)
+// default of Methodology imb2019; docs/reference/imb.md.)
 #include "mpi1_kernels.hpp"
 
 namespace imb {

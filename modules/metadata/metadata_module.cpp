@@ -138,7 +138,7 @@ public:
     rule_.size = s.integer("FindSize");
     rule_.progress = ctx.progress; // a long walk stays alive for StepTimeout
     find_all_ = s.text("FindRanks") == "all";
-    verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/metadata.md)
+    verify_ = ctx.verify; // the block's Verify: the read phase's check (docs/reference/metadata.md)
     create_sync_ = s.flag("CreateSync");
     std::vector<pio::TestSpec> tests;
     bool any_created = false;
@@ -501,6 +501,7 @@ pio::ModuleInfo info() {
   using T = pio::DirectiveType;
   pio::ModuleInfo m("metadata", pio::make_module<MetadataModule>);
   m.title = "Metadata";
+  m.family = pio::ModuleFamily::Metadata;
   m.summary = "mdtest-style create / stat / read / find / remove of many files, in ops/s";
   m.reference = "mdtest (IOR 3.3 distribution); IO500 mdtest-easy / mdtest-hard / find";
   // mdtest's default API; Interface chooses another backend with metadata operations (mpiio:

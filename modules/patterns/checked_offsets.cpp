@@ -1,4 +1,4 @@
-// Overflow-checked offsets of the pattern engine (docs/patterns.md, "Offsets and 2^63").
+// Overflow-checked offsets of the pattern engine (docs/reference/patterns.md, "Offsets and 2^63").
 #include "pio/patterns/checked_offsets.hpp"
 
 #include "pio/directive.hpp"

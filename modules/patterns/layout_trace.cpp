@@ -68,7 +68,7 @@ void append_layout_trace(const std::string &path, const TestContext &test, const
       {"file", to_string(spec.file)},
       {"collective", m.collective},
       {"interface", m.interface},
-      // FileView applies on a backend with file views only (docs/interfaces.md)
+      // FileView applies on a backend with file views only (docs/reference/interfaces.md)
       {"file_view", m.use_file_view && m.capabilities.has(io::Capability::FileViews)},
       {"header_offset", spec.header_offset},
       {"params", spec.params},

@@ -1,8 +1,8 @@
 #pragma once
 // Internal to the pattern engine: the LayoutTrace directive's writer. Not installed.
 //
-// A trace is JSON lines (docs/patterns.md, "Layout pictures"): a header line naming the run,
-// then per traced test one "test" line followed by one line per (rank, unit) with that rank's
+// A trace is JSON lines (docs/reference/patterns.md, "Layout pictures"): a header line naming the
+// run, then per traced test one "test" line followed by one line per (rank, unit) with that rank's
 // file extents in the unit, straight from the test's Geometry. Only rank 0 writes.
 
 #include <string>

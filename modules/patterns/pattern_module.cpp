@@ -2,7 +2,7 @@
 // Work units carry only the I/O calls (and the flush when SyncWrites asks, thesis §3.3.2);
 // stamping, views, datatypes, the first access of re-read/re-write and verification all happen
 // in the untimed methods, except under Verify timed: then the unit stamps what it writes and
-// checks what it reads, as IOR -R does inside its timed loop (docs/timing.md).
+// checks what it reads, as IOR -R does inside its timed loop (docs/reference/timing.md).
 #include "pio/patterns/pattern_module.hpp"
 
 #include <algorithm>
@@ -22,10 +22,11 @@ std::vector<DirectiveSpec> pattern_directives(const std::string &work_units,
   return {
       temporal_mode_directive(),
       DirectiveSpec{"WorkUnits", DirectiveType::Integer, work_units, work_units_help}.at_least(1),
-      DirectiveSpec{"BytesPerRank", DirectiveType::Size, "",
-                    "instead of WorkUnits: each test runs as many work units as move this many "
-                    "bytes per rank at its buffer size (rounded up), so that every buffer size of "
-                    "a sweep moves the same volume (docs/configuration.md, \"BytesPerRank\")"}
+      DirectiveSpec{
+          "BytesPerRank", DirectiveType::Size, "",
+          "instead of WorkUnits: each test runs as many work units as move this many "
+          "bytes per rank at its buffer size (rounded up), so that every buffer size of "
+          "a sweep moves the same volume (docs/reference/configuration.md, \"BytesPerRank\")"}
           .at_least(1),
       DirectiveSpec{"HeaderOffset", DirectiveType::Size, "0",
                     "bytes skipped at the start of the file before the pattern begins"}
@@ -163,8 +164,8 @@ void PatternModule::describe_test(TestContext &test) {
   r.use_view = test.module->use_file_view && r.views; // FileView needs a backend with views
   r.units = test.spec().phases.at(0).work_units;
   r.size = test.size;
-  // Units may overlap (docs/timing.md, "Queue depth") where none needs another done: in write
-  // every transfer's bytes are a function of their offset (the stamp), so two in flight over
+  // Units may overlap (docs/reference/timing.md, "Queue depth") where none needs another done: in
+  // write every transfer's bytes are a function of their offset (the stamp), so two in flight over
   // the same bytes write the same bytes; in read none changes the file. A backend with file
   // views places a unit by its view, which the next unit's replaces: no overlap there.
   r.overlap_depth =
@@ -205,7 +206,7 @@ void PatternModule::describe_test(TestContext &test) {
   if (needs_prepared_file(mode_) && !test.module->shared.made_earlier) {
     // A rank whose write fails still makes the collective sync and barrier below, then throws:
     // the harness agrees on the failure instead of the other ranks waiting in the barrier (a
-    // GlusterFS client with stale caches fails one rank's write alone: docs/fslab.md).
+    // GlusterFS client with stale caches fails one rank's write alone: docs/guides/fslab.md).
     std::exception_ptr failed;
     const auto attempt = [&failed](auto &&step) {
       try {

@@ -17,7 +17,8 @@
 namespace pio::patterns {
 
 /// I/O bytes on their own pages, as IOR's buffers are: a page-aligned user buffer copies to
-/// and from the page cache measurably faster than malloc's 16-byte alignment (docs/performance.md).
+/// and from the page cache measurably faster than malloc's 16-byte alignment
+/// (docs/measurements/performance.md).
 using PageBytes =
     std::vector<std::uint8_t, boost::alignment::aligned_allocator<std::uint8_t, 4096>>;
 
@@ -30,8 +31,8 @@ struct Piece {
 };
 
 /// A transfer of an earlier unit still in flight while later units run (overlapping units,
-/// docs/timing.md "Queue depth"): the unit's extents, owner and stream, moved here from the Run
-/// when its transfer started.
+/// docs/reference/timing.md "Queue depth"): the unit's extents, owner and stream, moved here from
+/// the Run when its transfer started.
 struct InFlight {
   std::vector<Extent> extents;
   std::int64_t bytes = 0;
@@ -146,10 +147,10 @@ struct PatternModule::Run {
               const Datatype &type, const Extent *covers, std::size_t count) const;
 
   /// The I/O of one unit: through the view (one call) or one call per extent. Without a view
-  /// memory is the contiguous stream (documented in docs/patterns.md); collectively, every rank
-  /// makes max_pieces calls, empty ones where it has fewer pieces. On a backend without file
-  /// views: one transfer carrying all the unit's extents, the stream as memory;
-  /// collectively every rank makes it, with count 0 and no extents when it has no bytes.
+  /// memory is the contiguous stream (documented in docs/reference/patterns.md); collectively,
+  /// every rank makes max_pieces calls, empty ones where it has fewer pieces. On a backend without
+  /// file views: one transfer carrying all the unit's extents, the stream as memory; collectively
+  /// every rank makes it, with count 0 and no extents when it has no bytes.
   void transfer(bool write, bool collective);
   /// transfer(true, collective).
   void write(bool collective);

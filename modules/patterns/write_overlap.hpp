@@ -1,8 +1,8 @@
 #pragma once
 /// The engine's check that no two ranks write the same byte in one work unit
-/// (docs/writing-a-module.md, "Overlapping ranks"): two writers of one byte race, and Verify would
-/// blame the file system for what is a fault of the Geometry. Rank 0 evaluates the Geometry for
-/// every rank (a Geometry can be evaluated for any rank without communication), before any I/O.
+/// (docs/guides/writing-a-module.md, "Overlapping ranks"): two writers of one byte race, and Verify
+/// would blame the file system for what is a fault of the Geometry. Rank 0 evaluates the Geometry
+/// for every rank (a Geometry can be evaluated for any rank without communication), before any I/O.
 
 #include <cstdint>
 #include <optional>

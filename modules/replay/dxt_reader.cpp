@@ -13,7 +13,7 @@ namespace {
 
 const char *const kFormatHint =
     "the trace must be darshan-dxt-parser's output as it wrote it (darshan-dxt-parser "
-    "log.darshan > trace.txt), or a file written in its format (docs/replay.md)";
+    "log.darshan > trace.txt), or a file written in its format (docs/guides/replay.md)";
 
 const char *const kRecordFields = "Module Rank Wt/Rd Segment Offset Length Start(s) End(s)";
 

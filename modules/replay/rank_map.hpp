@@ -1,5 +1,5 @@
 #pragma once
-// TraceRanks: which run rank replays which of the trace's ranks (docs/replay.md).
+// TraceRanks: which run rank replays which of the trace's ranks (docs/guides/replay.md).
 
 #include <cstdint>
 #include <string>

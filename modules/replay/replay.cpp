@@ -1,5 +1,5 @@
-// The replay module family (docs/replay.md, issue 44): an application's own I/O, recorded as a
-// darshan-dxt-parser text or an strace log, as a pattern of the engine. Each run rank's traced
+// The replay module family (docs/guides/replay.md, issue 44): an application's own I/O, recorded as
+// a darshan-dxt-parser text or an strace log, as a pattern of the engine. Each run rank's traced
 // operations on one file (TraceFile), of one layer (TraceLayer) and kind (TraceOps), mapped from
 // the trace's ranks (TraceRanks), are its work units in replay order, one operation per unit; the
 // engine runs them in the block's temporal mode through any Interface, with Verify, TimingScope
@@ -46,7 +46,7 @@ protected:
     if (!s.has("Trace") || s.text("Trace").empty())
       throw DirectiveError("Trace", "a replay block needs the trace to replay",
                            "add 'Trace <file>': darshan-dxt-parser's text or an strace -f -ttt "
-                           "-T log (docs/replay.md)");
+                           "-T log (docs/guides/replay.md)");
     if (mode() == TemporalMode::ReadModifyWrite)
       throw DirectiveError("Mode",
                            "a trace's reads and writes are its own: read-modify-write would read "
@@ -202,7 +202,7 @@ ModuleInfo info() {
   m.title = "Replay";
   m.summary = "an application's traced reads and writes (darshan DXT text, strace log) replayed "
               "per rank as work units of the pattern engine";
-  m.reference = "docs/replay.md; darshan-util, 'Guide to darshan-dxt-parser output'";
+  m.reference = "docs/guides/replay.md; darshan-util, 'Guide to darshan-dxt-parser output'";
   m.directives = directives();
   return m;
 }

@@ -116,7 +116,7 @@ Figure make_figure(const ReplayFacts &f, const TraceSummary &s, const ModuleResu
   fig.notes.push_back("the replay makes each traced read or write at its offset and length, in "
                       "each rank's traced order; it does not reproduce the computation between "
                       "them (Timing asap), the program's memory layout, nor library internals "
-                      "beyond the calls traced (docs/replay.md)");
+                      "beyond the calls traced (docs/guides/replay.md)");
   if (std::isnan(recorded))
     fig.notes.push_back("the traced operations are too short for the trace's clock (DXT: 0.1 ms): "
                         "no recorded bandwidth over their busy time, only over their span");

@@ -1,6 +1,6 @@
 #pragma once
-// The replay block's figure (docs/replay.md, "The figure"): the replay's bandwidth beside the
-// traced program's own on the same operations, the trace summary, and what was not replayed.
+// The replay block's figure (docs/guides/replay.md, "The figure"): the replay's bandwidth beside
+// the traced program's own on the same operations, the trace summary, and what was not replayed.
 // Modules never print: the harness's reporters render it.
 
 #include <cstdint>

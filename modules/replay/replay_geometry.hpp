@@ -1,7 +1,7 @@
 #pragma once
 // A replayed trace as the pattern engine's Geometry: run rank r's unit u is its u-th operation
-// in replay order, one extent (docs/replay.md). The units of a rank with fewer operations are
-// empty. Reads of the trace (which several ranks may make of the same bytes) are prepared by
+// in replay order, one extent (docs/guides/replay.md). The units of a rank with fewer operations
+// are empty. Reads of the trace (which several ranks may make of the same bytes) are prepared by
 // rank 0 alone and checked against its stamps; with Timing recorded or scaled each unit is
 // released at its recorded start.
 

@@ -14,7 +14,8 @@ namespace pio::replay {
 namespace {
 
 const char *const kRecordHint =
-    "record with strace -f -ttt -T -y -o trace.log <program> (docs/replay.md); a log cut short "
+    "record with strace -f -ttt -T -y -o trace.log <program> (docs/guides/replay.md); a log cut "
+    "short "
     "(the program or strace killed) ends in the middle of a line: record it again";
 
 /// An open file description: what dup'ed descriptors and forked children share.

@@ -1,5 +1,5 @@
 #pragma once
-// An `strace -f -ttt -T [-y]` log (docs/replay.md, "Recording with strace") read as a trace:
+// An `strace -f -ttt -T [-y]` log (docs/guides/replay.md, "Recording with strace") read as a trace:
 // each process that reads or writes a wanted file is a rank, numbered in the order of its first
 // such read or write; the file each descriptor names is followed through open, openat, creat,
 // dup, dup2, dup3, fcntl F_DUPFD and fork / clone (threads share their process's descriptors);

@@ -35,7 +35,7 @@ TraceFormat guess_trace_format(std::istream &in, const std::string &path) {
                     std::to_string(looked) +
                     " lines: neither darshan-dxt-parser's text ('# DXT' "
                     "lines, X_POSIX / X_MPIIO records) nor strace -ttt output",
-                "set TraceFormat dxt or strace; docs/replay.md shows both formats");
+                "set TraceFormat dxt or strace; docs/guides/replay.md shows both formats");
   return *found;
 }
 

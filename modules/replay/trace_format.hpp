@@ -1,6 +1,6 @@
 #pragma once
 // TraceFormat: darshan-dxt-parser's text or an strace log, told apart by their first lines when
-// the block does not say (docs/replay.md).
+// the block does not say (docs/guides/replay.md).
 
 #include <istream>
 #include <optional>

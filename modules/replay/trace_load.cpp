@@ -215,7 +215,7 @@ private:
     };
     if (with_ops.empty())
       fail("Trace", "the trace " + q_.path + " holds no read or write of a file",
-           "trace the program's I/O (docs/replay.md, 'Recording a trace')");
+           "trace the program's I/O (docs/guides/replay.md, 'Recording a trace')");
     if (matching.empty())
       fail("TraceFile",
            "no traced file with reads or writes matches '" + q_.file_pattern +

@@ -1,7 +1,7 @@
 #pragma once
-// A trace read for one replay block (docs/replay.md): its format told or guessed, the one traced
-// file the block replays chosen (TraceFile), its operations of one layer (TraceLayer) and kind
-// (TraceOps) kept in replay order per run rank (TraceRanks) within a memory budget
+// A trace read for one replay block (docs/guides/replay.md): its format told or guessed, the one
+// traced file the block replays chosen (TraceFile), its operations of one layer (TraceLayer) and
+// kind (TraceOps) kept in replay order per run rank (TraceRanks) within a memory budget
 // (TraceMemory), the rest counted, and the whole file summarised. Streaming: the trace is read
 // once, line by line. MPI-free: every rank reads the trace itself.
 

@@ -1,6 +1,6 @@
 #pragma once
 // What the trace says the traced program did on the replayed file, before the replay runs
-// (docs/replay.md, "The trace summary"): per direction its operations and bytes, the size
+// (docs/guides/replay.md, "The trace summary"): per direction its operations and bytes, the size
 // histogram, the share of sequential operations (each starting where the same process's previous
 // one in that direction ended), and the recorded bandwidth (bytes over the union of the
 // operations' intervals, as TimingScope phase times the replay; and over the span from the

@@ -1,7 +1,7 @@
 """pio-harness from a batch job: a private Slurm (its own munged, slurmctld and slurmd on free
 ports, everything under a temporary directory) runs `mpiexec pio-harness -c conf/quick.conf`
-from an sbatch script, as sites do (docs/running.md); the job and its allocation must be in the
-results' provenance."""
+from an sbatch script, as sites do (docs/guides/running.md); the job and its allocation must be in
+the results' provenance."""
 import json
 import os
 import pathlib

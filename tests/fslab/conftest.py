@@ -1,4 +1,4 @@
-"""The lab's GlusterFS volumes for the tests (tools/pio-fslab, docs/fslab.md): a distributed
+"""The lab's GlusterFS volumes for the tests (tools/pio-fslab, docs/guides/fslab.md): a distributed
 volume on 2 emulated servers, once with gluster's default caching on 2 emulated client hosts
 (`cached`) and once with its caching translators off and the clients' page cache bypassed on one
 client host per rank (`uncached`); each up once per session, on its own network, and down at
@@ -152,7 +152,7 @@ def uncached(request, tmp_path_factory):
     promise of no page cache only there: a process that opens a file on the client where
     another still holds the file's creating fd gets the kernel page cache, which other clients'
     writes do not reach, and ROMIO's rank 0 holds its create while the other ranks open
-    (docs/fslab.md, "What the lab found"; test_coherence.py)."""
+    (docs/guides/fslab.md, "What the lab found"; test_coherence.py)."""
     return _lab(request, tmp_path_factory, "gluster-dist-nocache", "fsltu", "10.79.2",
                 clients=MAX_RANKS)
 

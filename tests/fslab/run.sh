@@ -1,8 +1,8 @@
 #!/bin/sh
-# ctest entry of the file-system lab's tests (tools/pio-fslab, docs/fslab.md): exit 77 (ctest's
-# SKIP_RETURN_CODE) with the reason where the lab cannot exist here (not root, no /dev/fuse, no
-# namespaces), else pytest. A missing GlusterFS is a failure, not a skip: tools/install-deps.sh
-# installs it.
+# ctest entry of the file-system lab's tests (tools/pio-fslab, docs/guides/fslab.md): exit 77
+# (ctest's SKIP_RETURN_CODE) with the reason where the lab cannot exist here (not root, no
+# /dev/fuse, no namespaces), else pytest. A missing GlusterFS is a failure, not a skip:
+# tools/install-deps.sh installs it.
 here=$(cd "$(dirname "$0")" && pwd)
 skip() { echo "SKIPPED: the file-system lab cannot run here: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (namespaces, FUSE mounts)"

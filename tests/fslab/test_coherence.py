@@ -1,6 +1,6 @@
 """What the uncached volume (gluster-dist-nocache) keeps of its promise that every client sees
-every other's writes, and where GlusterFS 10.3 breaks it (docs/fslab.md, "What the lab found").
-Its FUSE client ignores direct-io-mode=enable for a file opened on a client while another
+every other's writes, and where GlusterFS 10.3 breaks it (docs/guides/fslab.md, "What the lab
+found"). Its FUSE client ignores direct-io-mode=enable for a file opened on a client while another
 process there still holds the file's creating fd (fuse_create_cbk never records the direct-io
 bit in that fd's context, and fuse_fd_inherit_directio copies the bit from an fd already open),
 so the opener reads through the kernel page cache, which other clients' writes do not reach.

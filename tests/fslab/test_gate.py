@@ -1,5 +1,5 @@
-"""The regression gate on real file-system configurations (docs/regression.md): runs on two ups
-of the same configuration are comparable (another loop device, the same configuration); a run
+"""The regression gate on real file-system configurations (docs/guides/regression.md): runs on two
+ups of the same configuration are comparable (another loop device, the same configuration); a run
 on ext4 data=journal against data=ordered is not comparable, named by its mount options, unless
 --allow file_system."""
 import subprocess
@@ -15,9 +15,9 @@ WRITES = """<ap_module>
 """
 
 
-# Compared (docs/regression.md, "Exit statuses"): a verdict (0, 1), inconclusive when 2 baseline
-# runs cannot show 5 % (5), or flagged (6): this machine's load (heavy_load, wide_spread ...)
-# refuses a verdict on a test, but the runs were compared.
+# Compared (docs/guides/regression.md, "Exit statuses"): a verdict (0, 1), inconclusive when 2
+# baseline runs cannot show 5 % (5), or flagged (6): this machine's load (heavy_load, wide_spread
+# ...) refuses a verdict on a test, but the runs were compared.
 COMPARED = (0, 1, 5, 6)
 
 

@@ -1,6 +1,6 @@
-"""Owner records on the shared volume (docs/reliability.md, "Leftovers"): the second client host
-lost (its ranks and their guardians killed) leaves its group file and owner record on the
-volume; a later run from the first client host reads the record through its own mount, refuses
+"""Owner records on the shared volume (docs/reference/reliability.md, "Leftovers"): the second
+client host lost (its ranks and their guardians killed) leaves its group file and owner record on
+the volume; a later run from the first client host reads the record through its own mount, refuses
 the file, naming the host, and removes it with --clean-stale only when the record proves it
 (device, inode)."""
 from cross_host import group_files_config, kill_ranks_once_open

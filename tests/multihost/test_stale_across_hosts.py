@@ -1,5 +1,5 @@
-"""Owner records of a run that died on the other host (docs/reliability.md, "Leftovers"): a
-record naming another host cannot be checked by pid, so the run refuses the file, naming that
+"""Owner records of a run that died on the other host (docs/reference/reliability.md, "Leftovers"):
+a record naming another host cannot be checked by pid, so the run refuses the file, naming that
 host, unless --clean-stale is given; with it, only a file the record proves (device, inode, and
 size and modification time once closed) is removed. Such leftovers come from a lost host: ranks
 killed on a host that is still up leave nothing, as their guardians remove what they made

@@ -1,7 +1,7 @@
-"""The broadcast start-up across 2 emulated hosts (docs/performance.md, "Start-up"): only rank 0
-opens the config files and the module manifests; every rank, on either host, opens the module
-object its config names and the backend object of the block's Interface, nothing else from the
-module directory; StageModules copies land on each host and are gone afterwards."""
+"""The broadcast start-up across 2 emulated hosts (docs/measurements/performance.md, "Start-up"):
+only rank 0 opens the config files and the module manifests; every rank, on either host, opens the
+module object its config names and the backend object of the block's Interface, nothing else from
+the module directory; StageModules copies land on each host and are gone afterwards."""
 import os
 import re
 import shutil

@@ -2,7 +2,7 @@
 shared file system; tests/fslab: client hosts of a GlusterFS volume): a run's outcome; a run
 stopped with everything it started, the ranks' guardians included, when it hangs or its test
 fails; the ranks and guardians on one host; and a run whose ranks on one host are killed with a
-group file open (docs/reliability.md, "Leftovers" and "the rank's guardian")."""
+group file open (docs/reference/reliability.md, "Leftovers" and "the rank's guardian")."""
 import os
 import signal
 import subprocess
@@ -91,7 +91,7 @@ def end_run(p, grace=30):
     the ranks (each in a session of its own: a kill of mpiexec's group misses them, and a proxy
     outlives a killed mpiexec) get SIGKILL at once if mpiexec is still running, else after 5 s
     (what mpiexec left may be on its way out); the ranks' guardians get grace s to finish their
-    cleanup (docs/reliability.md, "the rank's guardian"), then SIGKILL."""
+    cleanup (docs/reference/reliability.md, "the rank's guardian"), then SIGKILL."""
     start = time.time()
     spare = 0 if p.poll() is None else 5
     while True:

@@ -11,14 +11,17 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.normpath(os.path.join(HERE, "..", "..", "tools"))
+DEV = os.path.join(TOOLS, "dev")  # the developer benches and campaigns
 DATA = os.path.join(HERE, "data")
 sys.path.insert(0, TOOLS)
+sys.path.insert(1, DEV)
 
 
 def load_tool(name):
-    """Imports tools/<name> (a script without .py) as a module."""
+    """Imports tools/<name> (a script without .py, or dev/<script>) as a module."""
     path = os.path.join(TOOLS, name)
-    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
+    loader = importlib.machinery.SourceFileLoader(
+        os.path.basename(name).replace("-", "_").replace(".", "_"), path)
     spec = importlib.util.spec_from_loader(loader.name, loader)
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
@@ -90,7 +93,7 @@ def scaled(doc, factor, only=None):
 
 def with_flag_keys(doc):
     """`doc` with the "flags" key on every test and repetition, empty (a clean run as the harness
-    writes it since typed flags; docs/results.md), for a test to set some by hand."""
+    writes it since typed flags; docs/reference/results.md), for a test to set some by hand."""
     for b in doc["modules"]:
         for t in b["tests"]:
             t["flags"] = []

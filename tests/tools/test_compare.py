@@ -1,5 +1,5 @@
 """pio-compare: matching, verdicts and exit codes, on synthetic runs and on the recorded A/A
-and A/B runs of this machine (data/aa*.json, data/ab-disk.json: docs/regression.md)."""
+and A/B runs of this machine (data/aa*.json, data/ab-disk.json: docs/guides/regression.md)."""
 import json
 import re
 
@@ -83,8 +83,8 @@ def test_different_process_counts_are_not_comparable_and_say_so(tool, tmp_path, 
 
 
 def test_a_block_run_through_another_interface_is_not_comparable(tool, tmp_path, base, capsys):
-    """The interface is a setting the runs must share (docs/interfaces.md): the same label run
-    through posix instead of MPI-IO is another experiment; a document from before the field
+    """The interface is a setting the runs must share (docs/reference/interfaces.md): the same label
+    run through posix instead of MPI-IO is another experiment; a document from before the field
     counts as mpiio."""
     a = write_doc(tmp_path / "a.json", base)  # no `interface` field: mpiio
     posix = scaled(base, 1.0)

@@ -1,7 +1,7 @@
-"""pio-compare refuses a verdict on a flagged test (docs/results.md, "Flags") unless --allow names
-the flag, and refuses a run that did not complete as either side. The fixtures carry the flags
-by hand, as the harness writes them: `"flags": [{"flag": NAME, "reason": "..."}]` on every test
-and every repetition (empty when clean; a document without the key is clean)."""
+"""pio-compare refuses a verdict on a flagged test (docs/reference/results.md, "Flags") unless
+--allow names the flag, and refuses a run that did not complete as either side. The fixtures carry
+the flags by hand, as the harness writes them: `"flags": [{"flag": NAME, "reason": "..."}]` on every
+test and every repetition (empty when clean; a document without the key is clean)."""
 import json
 
 import pytest

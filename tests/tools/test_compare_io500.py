@@ -1,4 +1,4 @@
-"""tools/compare-io500.py on recorded inputs (data/io500: three rounds of IO500's result
+"""tools/dev/compare-io500.py on recorded inputs (data/io500: three rounds of IO500's result
 summary lines and of pio-bench's results documents of conf/io500.conf): each round written as
 JSON with both tools' figures and loads, and `table` rebuilding the side-by-side table from those
 files, with the per-phase ratios pio/IO500, their median and spread, and the score ratios."""
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conftest import TOOLS, data
+from conftest import DEV, data
 
 # What the fixtures hold (written with these factors): IO500's figures per round, and pio's
 # figure / IO500's per round, every phase but find, and find's.
@@ -31,14 +31,14 @@ def _round(cmp, n):
 
 @pytest.fixture
 def rounds_dir(tool, tmp_path):
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     for n in (1, 2, 3):
         cmp.write_round(str(tmp_path), n, _round(cmp, n))
     return tmp_path
 
 
 def test_io500_lines_parsed(tool):
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     with open(data("io500/io500-round2.txt")) as f:
         got = cmp.parse_io500(f.read())
     assert len(got["phases"]) == 13  # 12 scored and the unscored ior-rnd4K ("[      ]")
@@ -64,7 +64,7 @@ def test_round_files_hold_both_tools_and_loads(tool, rounds_dir):
 
 
 def test_table_ratios_median_and_spread(tool, rounds_dir):
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     rounds = cmp.read_rounds(str(rounds_dir))
     rows = {r[0]: r for r in cmp.phase_rows(rounds)}
     assert len(rows) == 13
@@ -87,7 +87,7 @@ def test_table_ratios_median_and_spread(tool, rounds_dir):
 
 
 def test_table_command_rebuilds_the_table(rounds_dir):
-    out = subprocess.run([sys.executable, os.path.join(TOOLS, "compare-io500.py"), "table",
+    out = subprocess.run([sys.executable, os.path.join(DEV, "compare-io500.py"), "table",
                           str(rounds_dir)], capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()
     assert lines[0].split() == ["phase", "pio", "IO500", "unit", "pio/IO500", "spread"]
@@ -103,7 +103,7 @@ def test_table_command_rebuilds_the_table(rounds_dir):
 
 
 def test_table_of_an_empty_directory_is_an_error(tmp_path):
-    out = subprocess.run([sys.executable, os.path.join(TOOLS, "compare-io500.py"), "table",
+    out = subprocess.run([sys.executable, os.path.join(DEV, "compare-io500.py"), "table",
                           str(tmp_path)], capture_output=True, text=True)
     assert out.returncode == 2
     assert f"no round-<n>.json in {tmp_path}" in out.stderr
@@ -112,7 +112,7 @@ def test_table_of_an_empty_directory_is_an_error(tmp_path):
 def test_run_syncs_before_each_tool_and_records_its_counters(tool, tmp_path, monkeypatch):
     """`run`: the file system is synced before every run of either tool, and each run's record
     holds the page-cache refaults and major faults that happened during it."""
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     ini = tmp_path / "short.ini"
     ini.write_text("[global]\ndatadir = d\nresultdir = r\n[debug]\nstonewall-time = 5\n"
                    "[ior-easy]\nblockSize = 1m\n[ior-hard]\nsegmentCount = 10\n"
@@ -147,7 +147,7 @@ def test_run_syncs_before_each_tool_and_records_its_counters(tool, tmp_path, mon
 def test_vmstat_reads_the_counters_and_the_memory_handed_to_the_host(tool, tmp_path):
     """vmstat(): the refault and major-fault counters from /proc/vmstat and the free-page
     reporting total where the file exists; a machine without it records only the first two."""
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     proc = tmp_path / "vmstat"
     proc.write_text("nr_free_pages 5\nworkingset_refault_file 42\npgmajfault 3\npgfault 9\n")
     reported = tmp_path / "reported_kib"
@@ -176,7 +176,7 @@ def test_nojournal_ext4_names_only_an_ext4_without_a_journal(tool, tmp_path):
     """nojournal_ext4(): the device of an ext4 whose journal_task is <none>; None for an ext4
     with a journal and for a file system that is not ext4; a path not made yet is judged by its
     nearest existing parent."""
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     bare, journaled, other = tmp_path / "bare", tmp_path / "journaled", tmp_path / "other"
@@ -192,7 +192,7 @@ def test_nojournal_ext4_names_only_an_ext4_without_a_journal(tool, tmp_path):
 def test_warn_nojournal_names_the_directory_the_device_and_the_way_out(tool, tmp_path, capsys):
     """warn_nojournal(): one warning per directory on an ext4 without a journal, on stderr,
     naming the directory, the device and what to do; nothing for a journaled one."""
-    cmp = tool("compare-io500.py")
+    cmp = tool("dev/compare-io500.py")
     bare, journaled = tmp_path / "bare", tmp_path / "journaled"
     _fake_sys(bare, tmp_path, "vdz", "<none>")
     _fake_sys(journaled, tmp_path, "vdz", "1234")

@@ -270,3 +270,42 @@ def test_every_figure_has_units_no_zero_series_and_readable_ticks(name):
         assert any(ax.axison and ax.get_ylabel() for ax in fig.axes) or \
             fig.axes[0].get_yticklabels(), where
         plt.close(fig)
+
+
+def blocks_of(document):
+    """{module: [block, ...]} of a results document."""
+    return dict(results.blocks_by_label(document))
+
+
+def test_the_family_is_the_one_the_harness_recorded_not_the_module_name():
+    # A module named like another family, and one whose name says nothing: the recorded
+    # `family` decides (docs/reference/results.md), so a site's module is drawn as it declares.
+    d = make_doc({("beff", "B", "64K", "write", 65536): [10.0, 11.0],
+                  ("site_ops", "S", "64K", "write", 65536): [12.0, 13.0]})
+    for b in d["modules"]:
+        b["family"] = {"beff": "patterns", "site_ops": "metadata"}[b["module"]]
+    by_module = blocks_of(d)
+    assert plots.family("beff", by_module["beff"]) == "patterns"
+    assert plots.family("site_ops", by_module["site_ops"]) == "metadata"
+    # A family these tools do not know yet is drawn as the patterns are.
+    for b in d["modules"]:
+        b["family"] = "a_newer_family"
+    assert plots.family("beff", blocks_of(d)["beff"]) == "patterns"
+
+
+@pytest.mark.parametrize("name, module, family", [
+    ("beff", "beff", "beff"), ("beff_io", "beff_io", "beff_io"),
+    ("commtest", "commtest", "commtest"), ("imb", "imb_pingpong", "imb"),
+    ("quick", "simple_strided", "patterns")])
+def test_files_recorded_before_the_family_field_still_read(name, module, family):
+    # The recorded runs under data/plots/ predate `family`: each block's family is read from
+    # what its tests measured, as the tools did before.
+    d = doc(name)
+    assert all("family" not in b for b in d["modules"])
+    assert plots.family(module, blocks_of(d)[module]) == family
+
+
+def test_recorded_metadata_run_without_the_field_is_metadata():
+    from conftest import data
+    d = results.load(data("metadata1.json"))
+    assert plots.family("metadata", blocks_of(d)["metadata"]) == "metadata"

@@ -1,6 +1,6 @@
 """The file-system configuration pio-compare keys comparability and the trend on
-(tools/piotools/fsconfig.py, docs/regression.md "Per file-system configuration"), from the
-hosts[].file_system records the harness writes (docs/results.md)."""
+(tools/piotools/fsconfig.py, docs/guides/regression.md "Per file-system configuration"), from the
+hosts[].file_system records the harness writes (docs/reference/results.md)."""
 import copy
 
 from conftest import make_doc, write_doc

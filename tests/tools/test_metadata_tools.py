@@ -1,8 +1,8 @@
 """The tools on tests whose figure of merit is operations per second (the metadata family,
-docs/metadata.md). data/metadata1.json and metadata2.json are two real runs on this machine
-(trimmed by trim_fixture.py): the metadata module at 2 ranks on /dev/shm, Items 300 per rank,
-ModuleReps 3, a block `mdtest-easy` (Mode easy, FileSize 0) and a block `mdtest-hard` (Mode hard,
-FileSize 3901, FindName *01*), each with the phases create stat read find remove. Expected
+docs/reference/metadata.md). data/metadata1.json and metadata2.json are two real runs on this
+machine (trimmed by trim_fixture.py): the metadata module at 2 ranks on /dev/shm, Items 300 per
+rank, ModuleReps 3, a block `mdtest-easy` (Mode easy, FileSize 0) and a block `mdtest-hard` (Mode
+hard, FileSize 3901, FindName *01*), each with the phases create stat read find remove. Expected
 values are read from the documents' own `ops_per_s` fields here, never through the tools."""
 import copy
 import json

@@ -1,4 +1,4 @@
-"""tools/pio-nightly, the regression job of docs/regression.md, run as written from an empty
+"""tools/pio-nightly, the regression job of docs/guides/regression.md, run as written from an empty
 directory, night after night. A stand-in for mpiexec + pio-harness copies the night's results
 document to the results path, refusing an existing file as the harness does; the nights are
 synthetic runs of three tests with a known level and noise, or, where said, recorded runs
@@ -291,7 +291,7 @@ def test_the_recorded_nights_of_a_loaded_machine_support_no_verdict(night):
 def test_a_changed_mount_option_is_a_night_not_compared(night):
     # Two nights of docs/examples/fslab-nightly.conf from the file-system lab (tools/pio-fslab):
     # ext4 with data=ordered, then the same config after the file system came back with
-    # data=journal. The file-system configuration is more than the type (docs/regression.md).
+    # data=journal. The file-system configuration is more than the type (docs/guides/regression.md).
     code, out = night("lab-ext4-ordered.json")
     assert code == 0 and "first night: baseline/ seeded" in out, out
     good = listing(night.job / "baseline")
@@ -315,6 +315,6 @@ def test_bad_usage_exits_2(tmp_path):
 
 
 def test_the_documented_job_is_this_script():
-    doc = open(os.path.join(REPO, "docs", "regression.md"), encoding="utf-8").read()
+    doc = open(os.path.join(REPO, "docs", "guides", "regression.md"), encoding="utf-8").read()
     script = open(NIGHTLY, encoding="utf-8").read()
     assert "```sh\n" + script + "```" in doc

@@ -1,9 +1,9 @@
-"""tools/perf-buckets.py and piotools.perf_buckets: samples of a perf script, with known chains,
+"""tools/dev/perf-buckets.py and piotools.perf_buckets: samples of a perf script, with known chains,
 land in the right (call, kind) bucket; samples outside the transfers are left out."""
 import subprocess
 import sys
 
-from conftest import TOOLS
+from conftest import DEV
 from piotools import perf_buckets
 
 SCRIPT = """\
@@ -82,7 +82,7 @@ def test_table_states_time_per_transfer_and_shares():
 def test_command_line_runs_and_refuses_bad_input(tmp_path):
     p = tmp_path / "p.txt"
     p.write_text(SCRIPT)
-    tool = TOOLS + "/perf-buckets.py"
+    tool = DEV + "/perf-buckets.py"
     ok = subprocess.run([sys.executable, tool, str(p), "--root", "HDF5_Xfer", "--skip", "H5Dwrite",
                          "--transfers", "10", "--period-us", "20"], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr

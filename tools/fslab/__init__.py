@@ -1,1 +1,1 @@
-"""The file-system lab behind tools/pio-fslab (docs/fslab.md)."""
+"""The file-system lab behind tools/pio-fslab (docs/guides/fslab.md)."""

@@ -1,4 +1,4 @@
-"""The lab's named configurations (docs/fslab.md lists them), and its network's names."""
+"""The lab's named configurations (docs/guides/fslab.md lists them), and its network's names."""
 
 GIB = 1 << 30
 

@@ -1,2 +1,2 @@
 """Shared code of the pio-bench tools (pio-compare, pio-plot, pio-score, pio-results): loading
-results documents (docs/results.md, schema 2), matching tests across runs, statistics."""
+results documents (docs/reference/results.md, schema 2), matching tests across runs, statistics."""

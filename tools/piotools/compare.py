@@ -13,7 +13,8 @@ RUN_CHECKS = {
 # --allow names run-level differences, "settings", "tests" and flags (flag_rules.NAMES).
 ALLOWABLE = sorted(list(RUN_CHECKS) + ["settings", "tests"]) + list(flag_rules.NAMES)
 
-# Exit statuses of pio-compare (and of the nightly job, docs/regression.md), one spelling each.
+# Exit statuses of pio-compare (and of the nightly job, docs/guides/regression.md), one spelling
+# each.
 EXIT_OK = 0             # every test compared, no regression, every verdict supported
 EXIT_REGRESSION = 1     # at least one regression (a test failing in the candidate is one)
 EXIT_USAGE = 2          # bad arguments, an unreadable results document or a run that did not finish
@@ -86,7 +87,7 @@ def setup_differences(base_tests, cand_test, allow):
     return reasons
 
 
-# The gate's defaults (docs/regression.md says how they were chosen).
+# The gate's defaults (docs/guides/regression.md says how they were chosen).
 DEFAULTS = {"threshold": 0.05, "alpha": 0.05, "floor_us": 1.0}
 
 

@@ -1,4 +1,4 @@
-"""A results document as the harness's CSV file (docs/results.md, "The CSV file"): one row per
+"""A results document as the harness's CSV file (docs/reference/results.md, "The CSV file"): one row per
 repetition, one per failed test or block with the error column set, and one per value of a
 block's figure of merit; the same columns, in the same order and with the same cells, as the
 harness's own -o csv= file of the same run (harness/report/csv_reporter.cpp). A key an older
@@ -70,7 +70,7 @@ def _block_cells(b):
 
 
 def _test_cells(t):
-    """The test's steadiness and flag cells (docs/results.md, "Flags", "Steadiness")."""
+    """The test's steadiness and flag cells (docs/reference/results.md, "Flags", "Steadiness")."""
     st = (t.get("summary") or {}).get("steadiness") or {}
     ci = st.get("median_ci") or {}
     flags = t.get("flags") or []
@@ -81,7 +81,7 @@ def _test_cells(t):
 
 
 def _latency_cells(phase):
-    """A phase's per-operation latency cells, clat:<phase>:<stat> (docs/timing.md, "Queue
+    """A phase's per-operation latency cells, clat:<phase>:<stat> (docs/reference/timing.md, "Queue
     depth"); percentiles in ascending order, as the harness's kLatencyPercentiles."""
     lat, label = phase["latency"], phase.get("label", "")
     cells = {f"clat:{label}:count": _str(lat.get("count"))}

@@ -1,7 +1,8 @@
-"""The typed flags a results document carries where a run cannot vouch for a figure (docs/results.md,
-"Flags"), as the regression gate reads them: every test and every repetition has `"flags":
-[{"flag": NAME, "reason": "one line"}]` (empty when clean; a document without the key is clean),
-and a flagged test gets no verdict unless the user allows its flags by name."""
+"""The typed flags a results document carries where a run cannot vouch for a figure
+(docs/reference/results.md, "Flags"), as the regression gate reads them: every test and every
+repetition has `"flags": [{"flag": NAME, "reason": "one line"}]` (empty when clean; a document
+without the key is clean), and a flagged test gets no verdict unless the user allows its flags by
+name."""
 
 # The flag names, in the order the docs list them.
 NAMES = ("page_cache", "write_cache", "memory_bandwidth", "oversubscribed", "wide_spread",

@@ -1,8 +1,8 @@
 """A run's file-system configuration as one line of text: what pio-compare and pio-nightly
 require to be equal between runs (`--allow file_system` lifts it) and what the trend groups by.
 
-From each node's hosts[].file_system (docs/results.md): the type and subtype, the mount's and
-the file system's options, whether a loop device under it does direct I/O and, for GlusterFS,
+From each node's hosts[].file_system (docs/reference/results.md): the type and subtype, the mount's
+and the file system's options, whether a loop device under it does direct I/O and, for GlusterFS,
 the client graph its servers handed out (translators and their options) and the client's
 command-line options. Nodes that see the same configuration count once. Left out, as they
 change from one mount of the same configuration to the next: the device or server the mount

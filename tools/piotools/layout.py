@@ -1,4 +1,4 @@
-"""Layout traces (the pattern engine's LayoutTrace directive, docs/patterns.md) and their
+"""Layout traces (the pattern engine's LayoutTrace directive, docs/reference/patterns.md) and their
 pictures: which rank touches which file bytes in each work unit (pio-bench thesis §3.4.1,
 Figs. 3.5-3.12). The extents are the module's own geometry as recorded; nothing is re-derived."""
 import json

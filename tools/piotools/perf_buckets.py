@@ -1,9 +1,9 @@
-"""CPU time of I/O transfers by where it goes, from `perf script` call chains (docs/interfaces.md,
-"Profiled: hdf5 64 KiB reads"): each cpu-clock sample whose chain passes through a transfer
-root (e.g. IOR's HDF5_Xfer, pio's Hdf5Io::start) is put under the outermost library call of the
-transfer it is in (H5Dread, H5Dget_space, ...) and under the kind of code its leaf is in.
-A kernel sample inside a read system call counts under the read call even when perf could not
-unwind its user stack (dwarf unwinding cuts deep stacks short)."""
+"""CPU time of I/O transfers by where it goes, from `perf script` call chains
+(docs/measurements/interfaces.md, "Profiled: hdf5 64 KiB reads"): each cpu-clock sample whose chain
+passes through a transfer root (e.g. IOR's HDF5_Xfer, pio's Hdf5Io::start) is put under the
+outermost library call of the transfer it is in (H5Dread, H5Dget_space, ...) and under the kind of
+code its leaf is in. A kernel sample inside a read system call counts under the read call even when
+perf could not unwind its user stack (dwarf unwinding cuts deep stacks short)."""
 import collections
 import re
 

@@ -4,7 +4,7 @@ IO/EXT aggregate and non-aggregate modes); a throughput panel only for kernels t
 throughput (`comm.report` "bandwidth" or "both") and only when some throughput is above zero."""
 from . import plotkit, results
 
-TIME_UNIT = "µs"  # op times are t_*_us (docs/results.md)
+TIME_UNIT = "µs"  # op times are t_*_us (docs/reference/results.md)
 
 
 def throughput_unit(test):

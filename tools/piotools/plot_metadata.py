@@ -1,9 +1,10 @@
-"""The metadata family's picture (mdtest's phases, docs/metadata.md): operations per second per
-phase, a bar group per phase and a bar per layout (easy / hard) and process count, the median
-over repetitions with the min-max range as error bars, one figure per module."""
+"""The metadata family's picture (mdtest's phases, docs/reference/metadata.md): operations per
+second per phase, a bar group per phase and a bar per layout (easy / hard) and process count, the
+median over repetitions with the min-max range as error bars, one figure per module."""
 from . import plotkit, results
 
-# mdtest's phase order (docs/metadata.md); a phase not listed here follows, in document order.
+# mdtest's phase order (docs/reference/metadata.md); a phase not listed here follows, in document
+# order.
 PHASES = ["create", "stat", "read", "find", "remove"]
 Y_LABEL = f"operations per second [{results.OPS_UNIT}]"
 

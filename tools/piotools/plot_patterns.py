@@ -9,7 +9,7 @@ AXES = {"Mode", "BufferSizes", "ModuleReps", "WorkUnits", "ModuleName", "Label"}
 # Block fields that are settings a user writes as directives.
 SWITCHES = (("collective", "Collective"), ("file_view", "FileView"),
             ("sync_writes", "SyncWrites"))
-BW_UNIT = "MiB/s"  # results' bandwidth_MiBps (docs/results.md)
+BW_UNIT = "MiB/s"  # results' bandwidth_MiBps (docs/reference/results.md)
 
 
 def processes(n):
@@ -37,7 +37,8 @@ def block_setup(block):
     for field, directive in SWITCHES:
         if field in block:
             s[directive] = f"{directive} {_on_off(block.get(field))}"
-    # The I/O interface and its own settings (docs/interfaces.md): a line per interface swept.
+    # The I/O interface and its own settings (docs/reference/interfaces.md): a line per interface
+    # swept.
     s["Interface"] = f"Interface {results.interface(block)}"
     for k, v in (block.get("interface_settings") or {}).items():
         if str(v) not in ("0", "off"):  # an interface's settings at their defaults say nothing

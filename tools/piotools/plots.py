@@ -12,6 +12,7 @@ def ratio_text(x, _pos=None):
     """x1, x2, x0.5 ... for a ratio axis."""
     return f"×{x:.3g}"
 
+# Each family's drawing, by the results' `family` (docs/reference/results.md).
 FAMILIES = {
     "patterns": plot_patterns,
     "beff_io": plot_beff_io,
@@ -23,14 +24,21 @@ FAMILIES = {
 
 
 def family(module, blocks):
-    """The family that draws `module`: by its figure's name, else by its tests' kind."""
-    names = {(b.get("figure") or {}).get("name") for b in blocks}
-    if "b_eff_io" in names or module == "beff_io":
-        return "beff_io"
-    if "b_eff" in names or module == "beff":
-        return "beff"
-    if "COMMTEST" in names or module == "commtest":
-        return "commtest"
+    """The family of `module`'s blocks, as the harness recorded it (`family`). A family these
+    tools do not know (a newer harness's) is drawn as the patterns are."""
+    recorded = [b["family"] for b in blocks if b.get("family")]
+    if not recorded:
+        return recorded_before_family(module, blocks)
+    return recorded[0] if recorded[0] in FAMILIES else "patterns"
+
+
+def recorded_before_family(module, blocks):
+    """The family of a block in a results file written before the harness recorded `family`
+    (before 2026-11-27), read from what its tests measured: each of those harnesses'
+    modules outside the patterns and IMB was named as its family is (beff, beff_io, commtest,
+    metadata)."""
+    if module in FAMILIES:
+        return module
     if plot_metadata.is_metadata(blocks):
         return "metadata"
     if any(t.get("comm") for b in blocks for t in b.get("tests") or []):

@@ -1,6 +1,6 @@
-"""pio-report --nightly DIR: the nightly job's page (docs/regression.md), from DIR/history.sqlite:
-a row per night with its verdict and its tests' verdicts, and per test its medians night after
-night, each point coloured by that night's verdict for the test."""
+"""pio-report --nightly DIR: the nightly job's page (docs/guides/regression.md), from
+DIR/history.sqlite: a row per night with its verdict and its tests' verdicts, and per test its
+medians night after night, each point coloured by that night's verdict for the test."""
 import html
 import os
 

@@ -1,5 +1,5 @@
-"""Loading results documents (docs/results.md) and naming their tests so that two runs can be
-matched: a test is identified by its block label, its test label and its parameters, never by
+"""Loading results documents (docs/reference/results.md) and naming their tests so that two runs can
+be matched: a test is identified by its block label, its test label and its parameters, never by
 its position or the config line it came from."""
 import copy
 import json
@@ -33,8 +33,8 @@ def load(path):
 
 
 def merge_rounds(doc):
-    """A run with Rounds N (docs/configuration.md, "Rounds") records each block once per round;
-    the tools read one block per label whose tests hold every round's repetitions (each with
+    """A run with Rounds N (docs/reference/configuration.md, "Rounds") records each block once per
+    round; the tools read one block per label whose tests hold every round's repetitions (each with
     its `round`), in the config's order (`block_index`). The records as written stay in
     doc["_rounds_raw"]."""
     blocks = doc.get("modules") or []
@@ -171,7 +171,7 @@ def interface(block):
 
 
 # A test's `rate_unit` when its figure of merit is operations per second (the harness's
-# merit_unit, harness/report/json_reporter.cpp; docs/metadata.md).
+# merit_unit, harness/report/json_reporter.cpp; docs/reference/metadata.md).
 OPS_UNIT = "ops/s"
 # Each figure of merit: the repetition's field, its unit, and whether higher is better.
 MERITS = {"ops_per_s": (OPS_UNIT, True), "bandwidth_MiBps": ("MiB/s", True),
@@ -248,7 +248,7 @@ FILE_USE = {"none": "none", "shared": "shared", "file-per-process": "per_process
             "file_per_process": "per_process", "per_process": "per_process"}
 
 
-# ... and as the harness's CSV writes it (docs/results.md, "The CSV file").
+# ... and as the harness's CSV writes it (docs/reference/results.md, "The CSV file").
 CSV_FILE_USE = {"none": "none", "shared": "shared", "per_process": "file-per-process"}
 
 

@@ -1,4 +1,4 @@
-"""Statistics for comparing a candidate run of a test with baseline runs (docs/regression.md,
+"""Statistics for comparing a candidate run of a test with baseline runs (docs/guides/regression.md,
 "Verdicts").
 
 Every figure is compared on the log scale (bandwidth and time noise is multiplicative), each

@@ -1,4 +1,4 @@
-"""Proving a winner (docs/tuning.md, "The proof"): the best candidates of the search and the
+"""Proving a winner (docs/guides/tuning.md, "The proof"): the best candidates of the search and the
 defaults (the config as written) re-run over rounds, every round all of them in a new shuffled
 order, so that the machine's drift falls on every arm alike; then pio-compare's verdict per
 candidate (tune_verdict). A win is recommended only when proven; otherwise the defaults stand."""

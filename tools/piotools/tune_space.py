@@ -1,6 +1,6 @@
 """pio-tune's search space as the harness checked and printed it (pio-harness --check
---tune-space FILE, docs/tuning.md): the parameters, how Optuna suggests each, the config text a
-choice becomes, and the TuneHook commands with a trial's values put in. The config is never
+--tune-space FILE, docs/guides/tuning.md): the parameters, how Optuna suggests each, the config text
+a choice becomes, and the TuneHook commands with a trial's values put in. The config is never
 parsed here: the harness is the one reader of configs."""
 import json
 import re

@@ -1,5 +1,5 @@
-"""pio-tune's search (docs/tuning.md): an Optuna study over the harness's space (TPE by default,
-random or grid), stored in SQLite beside the trials' results so that an interrupted search
+"""pio-tune's search (docs/guides/tuning.md): an Optuna study over the harness's space (TPE by
+default, random or grid), stored in SQLite beside the trials' results so that an interrupted search
 resumes where it stopped; each trial an ordinary pio-harness run; a trial clearly worse than
 the best after its first tests stopped (pruned); a trial whose hook or run fails is a failed
 trial, not a failed study. Then the best candidates are re-run interleaved with the defaults
@@ -33,7 +33,8 @@ def make_sampler(name, space, seed=None, startup=5, multivariate=True):
     """tpe (default), random or grid, seeded. TPE models the settings jointly (Optuna's
     multivariate TPE): a hint matters only under some interface and call style, and on a
     recorded grid the joint model found the best point in half the trials of the independent
-    one, which missed it in a quarter of the seeds (docs/tuning.md, "Search efficiency")."""
+    one, which missed it in a quarter of the seeds (docs/measurements/tuning.md, "Search
+    efficiency")."""
     if name == "tpe":
         with warnings.catch_warnings():  # Optuna 3.1 calls multivariate experimental
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)

@@ -1,5 +1,5 @@
 # A checkpoint-heavy simulation: every N time steps all ranks dump their share of the state,
-# and read it back once per restart. Justified in docs/tools.md ("Profiles").
+# and read it back once per restart. Justified in docs/guides/tools.md ("Profiles").
 Name "checkpoint-heavy simulation"
 # pattern         mode      size        weight
 flash_io          write     *           4     # FLASH's checkpoint and plot files (thesis §3.4.1)

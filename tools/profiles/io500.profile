@@ -2,7 +2,7 @@
 # score is the geometric mean of the ior phases in GiB/s, the metadata score the geometric mean
 # of the mdtest and find phases in kIOPS, each phase weighing the same, and the score is
 # sqrt(bandwidth x metadata). ior-rnd4K-easy-read is not scored, as in IO500. pio-io500 prints
-# the same figures as IO500's result summary (docs/io500.md).
+# the same figures as IO500's result summary (docs/guides/io500.md).
 Name "IO500"
 Units GiB/s kIOPS
 Combine geomean

@@ -1,5 +1,5 @@
 # An out-of-core code: the working set lives in the file system and is read, modified and
-# written back in pieces again and again. Justified in docs/tools.md ("Profiles").
+# written back in pieces again and again. Justified in docs/guides/tools.md ("Profiles").
 Name "out-of-core solver"
 # pattern         mode               size        weight
 *                 read-modify-write  64K..16M    4     # thesis §3.4.2: out-of-core codes use it extensively

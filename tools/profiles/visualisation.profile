@@ -1,5 +1,5 @@
 # A visualisation code: reads a large dataset (frames of a scene, a mesh) in tiles or streams
-# and plays it back; writes are rare. Justified in docs/tools.md ("Profiles").
+# and plays it back; writes are rare. Justified in docs/guides/tools.md ("Profiles").
 Name "visualisation (tiled playback)"
 # pattern         mode      size        weight
 tiled             read      *           5     # thesis §3.4.1: video walls, mpi-tile-io

@@ -1,5 +1,5 @@
-// An I/O backend built out of tree (docs/writing-a-backend.md): `Interface mmap` maps each test
-// file into memory (mmap MAP_SHARED) on every rank and moves each extent of a transfer with
+// An I/O backend built out of tree (docs/guides/writing-a-backend.md): `Interface mmap` maps each
+// test file into memory (mmap MAP_SHARED) on every rank and moves each extent of a transfer with
 // memcpy; SyncWrites is msync(MS_SYNC). Its namespace calls are POSIX's (PosixNamespace), so the
 // metadata family runs through it too. One option: MmapPopulate (MAP_POPULATE).
 #include <fcntl.h>

@@ -48,7 +48,7 @@ pio::ModuleInfo info() {
   pio::ModuleInfo m("my_segments", pio::make_module<MySegments>);
   m.title = "My Segments"; // ModuleName "My Segments (read)" selects Mode read
   m.summary = "each rank accesses its own contiguous segment of the shared file";
-  m.reference = "docs/writing-a-module.md";
+  m.reference = "docs/guides/writing-a-module.md";
   // The engine's Mode, WorkUnits (default 4 here) and HeaderOffset, then our own. The harness
   // enforces the limit (BlockSizes 0 is a config error naming file:line) before any I/O.
   m.directives = pio::patterns::pattern_directives("4");

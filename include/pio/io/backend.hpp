@@ -6,7 +6,7 @@
 /// config line), its capabilities, and a factory. The harness makes one Backend per block from the
 /// block's option values, opens every test file through it and hands modules the Backend
 /// (ModuleContext::backend) for the files and namespace calls they make themselves
-/// (docs/writing-a-backend.md).
+/// (docs/guides/writing-a-backend.md).
 
 #include <mpi.h>
 

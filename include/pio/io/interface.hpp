@@ -84,7 +84,7 @@ public:
   /// How many operations the backend keeps in flight at once (io_uring's QueueDepth): 1 for a
   /// backend whose calls each complete before they return. The pattern engine leaves up to this
   /// many transfers in flight across the units of a phase whose units may overlap
-  /// (UnitContext::overlap; docs/timing.md, "Queue depth").
+  /// (UnitContext::overlap; docs/reference/timing.md, "Queue depth").
   virtual int queue_depth() const { return 1; }
   /// Where operations started from now on report their latencies (nullptr: those are not
   /// recorded). The harness points it at the phase's histogram for each work unit and back at

@@ -41,8 +41,8 @@ struct PatternTest {
 /// "Title (mode)" in ModuleName sets it), WorkUnits (default `work_units`, at least 1),
 /// BytesPerRank (default none: the units of a test move this many bytes per rank instead),
 /// HeaderOffset (default 0), ReorderTasks (default 0: off) and LayoutTrace (default none: the
-/// engine writes every test's extents per rank and unit, docs/patterns.md). A pattern module
-/// lists these first and appends its own.
+/// engine writes every test's extents per rank and unit, docs/reference/patterns.md). A pattern
+/// module lists these first and appends its own.
 std::vector<DirectiveSpec>
 pattern_directives(const std::string &work_units = "1",
                    const std::string &work_units_help = "work units per test");
@@ -53,8 +53,9 @@ public:
   /// Reads Mode, WorkUnits, HeaderOffset and ReorderTasks, then calls make_tests() and records
   /// mode, work units, header offset and task reordering of every test in its params. In a
   /// writing mode it refuses a geometry in which two ranks write the same bytes of one unit
-  /// (docs/writing-a-module.md, "Overlapping ranks"), and under FileView on a unit whose extents
-  /// cannot be put in file order for the view ("Extents out of file order"), before any I/O.
+  /// (docs/guides/writing-a-module.md, "Overlapping ranks"), and under FileView on a unit whose
+  /// extents cannot be put in file order for the view ("Extents out of file order"), before any
+  /// I/O.
   std::vector<TestSpec> init_module(const ModuleContext &ctx) final;
   /// Picks the repetition's geometry; prepares the file for the read-type modes (untimed): with
   /// ReorderTasks k, rank (r + k) mod P writes the bytes rank r will read.

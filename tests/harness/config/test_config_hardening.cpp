@@ -1,5 +1,5 @@
-// Configs that used to crash, hang or mislead (issue 14, docs/reliability.md): each is refused
-// with file:line and a fix, before Dotconf can misread it.
+// Configs that used to crash, hang or mislead (issue 14, docs/reference/reliability.md): each is
+// refused with file:line and a fix, before Dotconf can misread it.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -176,9 +176,9 @@ TEST_CASE("values that parse but make no sense are refused", "[config][hardening
 
 TEST_CASE("a value only a module can judge is found before any I/O, in --check too",
           "[config][hardening]") {
-  // The pre-flight check (docs/reliability.md) runs every block's init_module before the first
-  // block: b_eff_io's makes no shared-pointer probe file there, the pattern block writes nothing,
-  // and the tiled block's impossible grid (line 11) ends the run with exit code 2.
+  // The pre-flight check (docs/reference/reliability.md) runs every block's init_module before the
+  // first block: b_eff_io's makes no shared-pointer probe file there, the pattern block writes
+  // nothing, and the tiled block's impossible grid (line 11) ends the run with exit code 2.
   pio::test::TempDir dir;
   const std::string config = "TestFile " + dir.file("t.dat") +
                              "\n<ap_module>\nModuleName beff_io\nSharedPointers on\n"

@@ -1,5 +1,5 @@
-// The harness directives table as people read it: --list-modules and docs/configuration.md,
-// both generated from the table the parser uses.
+// The harness directives table as people read it: --list-modules and
+// docs/reference/configuration.md, both generated from the table the parser uses.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -16,8 +16,9 @@ const char *const kBegin = "<!-- BEGIN harness-directives";
 const char *const kEnd = "<!-- END harness-directives -->";
 } // namespace
 
-TEST_CASE("docs/configuration.md contains the generated harness directives table", "[config]") {
-  std::ifstream in(PIO_SOURCE_DIR "/docs/configuration.md");
+TEST_CASE("docs/reference/configuration.md contains the generated harness directives table",
+          "[config]") {
+  std::ifstream in(PIO_SOURCE_DIR "/docs/reference/configuration.md");
   REQUIRE(in);
   std::ostringstream text;
   text << in.rdbuf();
@@ -27,8 +28,9 @@ TEST_CASE("docs/configuration.md contains the generated harness directives table
   const auto body = doc.find('\n', begin) + 1;
   const auto end = doc.find(kEnd, body);
   REQUIRE(end != std::string::npos);
-  INFO("docs/configuration.md is out of date: replace the lines between the BEGIN and END "
-       "harness-directives markers with the output of pio-harness --list-directives");
+  INFO(
+      "docs/reference/configuration.md is out of date: replace the lines between the BEGIN and END "
+      "harness-directives markers with the output of pio-harness --list-directives");
   CHECK(doc.substr(body, end - body) == pio::harness::harness_directives_markdown());
 }
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Ctrl-C to the whole job (docs/reliability.md, "Interrupted runs"): SIGINT delivered the way
+# Ctrl-C to the whole job (docs/reference/reliability.md, "Interrupted runs"): SIGINT delivered the
+# way
 # `timeout -s INT` delivers it (and a terminal, when mpiexec runs under timeout), to mpiexec and
 # then to its whole process group, so that MPICH's mpiexec sees it twice (as at a second Ctrl-C):
 # it forwards the first to every rank and kills every rank (SIGKILL) at the second. Whether a rank's handler runs in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The real pio-harness under mpiexec (docs/reliability.md): every death explained and its
+# The real pio-harness under mpiexec (docs/reference/reliability.md): every death explained and its
 # leftovers recognised, SIGINT/SIGTERM clean up and exit 130/143, an exit() in a module is a
 # failure, bad configs (also a module's DirectiveError in the last block) exit 2 on every rank
 # before any I/O, ModuleSettleTime does not trip the watchdog, and the watchdog names the stuck

@@ -1,5 +1,5 @@
 // Files that are not ours, leftovers of a crashed run, and failures that must be named
-// (issue 14, docs/reliability.md).
+// (issue 14, docs/reference/reliability.md).
 #include <catch2/catch.hpp>
 
 #include <dirent.h>

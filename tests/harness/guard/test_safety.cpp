@@ -1,5 +1,5 @@
-// docs/reliability.md: never delete, truncate or overwrite a file the harness did not create in this run;
-// delete what it created unless asked to keep it.
+// docs/reference/reliability.md: never delete, truncate or overwrite a file the harness did not
+// create in this run; delete what it created unless asked to keep it.
 #include <catch2/catch.hpp>
 
 #include <fstream>

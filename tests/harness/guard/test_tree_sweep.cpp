@@ -1,7 +1,7 @@
-// A claimed directory left by a dead run (docs/reliability.md): the tree rule in its owner
-// record lets the next run remove exactly the entries that run may have made, and nothing at all
-// if one entry below it falls outside the rule; the rule survives the record's stamps. Each rank
-// works in its own directory.
+// A claimed directory left by a dead run (docs/reference/reliability.md): the tree rule in its
+// owner record lets the next run remove exactly the entries that run may have made, and nothing at
+// all if one entry below it falls outside the rule; the rule survives the record's stamps. Each
+// rank works in its own directory.
 #include <catch2/catch.hpp>
 
 #include <dirent.h>

@@ -1,6 +1,6 @@
-// Loading from manifests (docs/reliability.md, "Loading"): pio_add_module writes a manifest
-// listing what each object exports; a run reads manifests as text and opens only the objects
-// its config names, so a truncated, garbage or aborting object beside them is never opened;
+// Loading from manifests (docs/reference/reliability.md, "Loading"): pio_add_module writes a
+// manifest listing what each object exports; a run reads manifests as text and opens only the
+// objects its config names, so a truncated, garbage or aborting object beside them is never opened;
 // objects without a manifest still load, with a warning; stale manifests, API mismatches and
 // duplicates are reported; --list-modules opens each object in a child process.
 #include <catch2/catch.hpp>

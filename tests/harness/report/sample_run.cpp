@@ -88,7 +88,7 @@ ModuleResult io_block() {
   t0.reps = {io_rep(0, 16, 4194304, 1.5, 0.0125, 0.0031, ranks(0.0123, 0.7, 1.49)),
              io_rep(1, 16, 4194304, 0.00125, 0.01, 0.002, ranks(0.0009, 0.00105, 0.0012))};
   summarize_reps(t0);
-  // What the flag rules say of such a series (docs/results.md, "Flags").
+  // What the flag rules say of such a series (docs/reference/results.md, "Flags").
   t0.reps[1].flags = {{Flag::PageCache, "100 % of the 4 MiB read was in the page cache"}};
   t0.flags = {{Flag::WideSpread, "the repetitions vary by 141 % (CV), more than 10 %"},
               {Flag::PageCache, "1 of 2 repetitions read from the page cache"}};

@@ -47,8 +47,8 @@ PY
 }
 "$mpiexec" -n 2 "$work/install/bin/pio-harness" -c example.conf --keep-files -r "$work/r.json"
 check "$work/r.json" mpiio
-# The same blocks through Interface posix (docs/interfaces.md): the author's Geometry needs
-# nothing for it, the engine drives the interface.
+# The same blocks through Interface posix (docs/reference/interfaces.md): the author's Geometry
+# needs nothing for it, the engine drives the interface.
 mkdir "$work/mpiio" && mv my-segments.* "$work/mpiio/"
 printf 'Interface posix\nInclude example.conf\n' > posix.conf
 "$mpiexec" -n 2 "$work/install/bin/pio-harness" -c posix.conf --keep-files -r "$work/p.json"

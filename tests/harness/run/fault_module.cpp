@@ -1,5 +1,5 @@
 // Test-only module: throws (or aborts the process) in a chosen method on a chosen rank, so the
-// error consensus of docs/reliability.md can be tested in every one of the seven methods.
+// error consensus of docs/reference/reliability.md can be tested in every one of the seven methods.
 #include <algorithm>
 #include <chrono>
 #include <csignal>

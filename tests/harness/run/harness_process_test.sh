@@ -71,8 +71,8 @@ grep -q "made no progress for 2 s (StepTimeout) in module test_faults" "$dir/out
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["modules"][0]["tests"][0]["reps"]' "$dir/hang.json" ||
   fail "results measured before the hang were lost"
 
-# Live progress by default (docs/results.md, "Live progress"): rank 0 alone prints a line per
-# block start on standard error, never on standard output; --quiet prints none.
+# Live progress by default (docs/reference/results.md, "Live progress"): rank 0 alone prints a line
+# per block start on standard error, never on standard output; --quiet prints none.
 cat > "$dir/two.conf" <<CONF
 TestFile $dir/two.dat
 ModulePath $moddir

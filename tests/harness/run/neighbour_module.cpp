@@ -1,6 +1,6 @@
-// Test-only module for ReadShift (docs/timing.md, "The page cache"): `Mode write` has each rank
-// write one block of bytes naming its world rank at its module rank's place (its part of a
-// shared file, or its own file per process); `Mode read`, in a FilesFrom block, reads its module
+// Test-only module for ReadShift (docs/reference/timing.md, "The page cache"): `Mode write` has
+// each rank write one block of bytes naming its world rank at its module rank's place (its part of
+// a shared file, or its own file per process); `Mode read`, in a FilesFrom block, reads its module
 // rank's place and fails unless the bytes name world rank (this rank + ExpectFrom) mod size: the
 // rank it should have read from.
 #include <mpi.h>

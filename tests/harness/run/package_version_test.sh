@@ -1,6 +1,6 @@
 #!/bin/sh
 # find_package(pio-bench X.Y) against the installed tree follows the module API
-# (cmake/pio-bench-config-version.cmake.in, docs/writing-a-module.md "Versions and the module
+# (cmake/pio-bench-config-version.cmake.in, docs/guides/writing-a-module.md "Versions and the module
 # API"): the version is 0.<API>.<patch>; a version of this API is found, one of another API (0.4,
 # whose line went through APIs 7 to 9), an unknown line or a newer one is refused with the
 # reason in CMake's error.
@@ -55,7 +55,7 @@ expect_found ""
 expect_found "$line"
 expect_found "$version"
 [ "$api" -ne 1 ] && expect_refused 0.1 "0.1 asked for has module API 1: port the module" \
-  "docs/writing-a-module.md, 'Migrating between module API versions') and ask for $line)"
+  "docs/guides/writing-a-module.md, 'Migrating between module API versions') and ask for $line)"
 [ "$api" -ne 5 ] && expect_refused 0.2 "0.2 asked for has module API 5: port the module"
 # 0.4 went through module APIs 7, 8 and 9: a module written for it is refused, whichever it has.
 expect_refused 0.4 "0.4 asked for has module API 7 to 9: port the module"

@@ -1,5 +1,5 @@
-// Test-only module for the measurement controls (docs/timing.md): one test of two phases on a
-// shared file, a write phase that stamps each unit's bytes (rank, unit) and a read phase that
+// Test-only module for the measurement controls (docs/reference/timing.md): one test of two phases
+// on a shared file, a write phase that stamps each unit's bytes (rank, unit) and a read phase that
 // reads them back and checks every byte, so a read beyond what a stonewalled write wrote fails.
 // Every work unit makes a collective call on the test's communicator, and a chosen rank can
 // fail at a chosen unit after that call, for the error rule of TimingScope phase.

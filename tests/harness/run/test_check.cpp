@@ -1,6 +1,6 @@
 // --check checks what the run size and the file system decide, before any I/O (issue 28,
-// docs/reliability.md): each case exits 2 with file:line and a fix, in --check and in the run,
-// and no test file is made.
+// docs/reference/reliability.md): each case exits 2 with file:line and a fix, in --check and in the
+// run, and no test file is made.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>

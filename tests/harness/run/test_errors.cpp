@@ -1,6 +1,6 @@
-// Error consensus (docs/reliability.md): a module that throws on one rank in any of the seven methods
-// fails that test or module on every rank with the failing rank's message; the run goes on to
-// the next module and exits non-zero.
+// Error consensus (docs/reference/reliability.md): a module that throws on one rank in any of the
+// seven methods fails that test or module on every rank with the failing rank's message; the run
+// goes on to the next module and exits non-zero.
 #include <catch2/catch.hpp>
 
 #include "mpi_test.hpp"

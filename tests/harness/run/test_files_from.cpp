@@ -1,8 +1,8 @@
-// FilesFrom (docs/configuration.md, "Blocks that share files"): a block works on the files an
-// earlier block of the run made, as IOR -E and IO500's read phases do. The read finds the write's
-// bytes (no untimed preparing of its own), goes no further than a stonewalled write got, and the
-// files stay until the chain's last block; config mistakes stop the run with file:line; a chain
-// whose block failed runs no further and leaves nothing.
+// FilesFrom (docs/reference/configuration.md, "Blocks that share files"): a block works on the
+// files an earlier block of the run made, as IOR -E and IO500's read phases do. The read finds the
+// write's bytes (no untimed preparing of its own), goes no further than a stonewalled write got,
+// and the files stay until the chain's last block; config mistakes stop the run with file:line; a
+// chain whose block failed runs no further and leaves nothing.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
-// The rules behind the flags (docs/results.md, "Flags", "Steadiness"), on typed results made up
-// here: each rule raised by what provokes it and not by a clean record, with its reason.
+// The rules behind the flags (docs/reference/results.md, "Flags", "Steadiness"), on typed results
+// made up here: each rule raised by what provokes it and not by a clean record, with its reason.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>

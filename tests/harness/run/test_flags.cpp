@@ -1,7 +1,7 @@
-// Numbers that say what they measured (docs/results.md, "Flags"; docs/timing.md, "The page
-// cache"): each flag is raised by a run that provokes it and not by a clean run of the same
-// size; CacheMode drop and direct, ReadShift, ModuleReps auto, and the unit scope's aggregate
-// time holding every rank's own time.
+// Numbers that say what they measured (docs/reference/results.md, "Flags";
+// docs/reference/timing.md, "The page cache"): each flag is raised by a run that provokes it and
+// not by a clean run of the same size; CacheMode drop and direct, ReadShift, ModuleReps auto, and
+// the unit scope's aggregate time holding every rank's own time.
 #include <catch2/catch.hpp>
 
 #include <sched.h>

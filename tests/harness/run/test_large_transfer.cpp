@@ -1,4 +1,5 @@
-// docs/reliability.md: 64-bit sizes end to end; one transfer above 2 GiB works and lands byte-exact.
+// docs/reference/reliability.md: 64-bit sizes end to end; one transfer above 2 GiB works and lands
+// byte-exact.
 #include <catch2/catch.hpp>
 
 #include <fstream>

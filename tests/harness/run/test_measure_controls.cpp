@@ -1,5 +1,5 @@
-// The measurement controls of docs/timing.md: TimingScope (unit or phase), StoneWall, and the
-// end check of time-driven phases (batched, or b_eff_io 2.1's prediction after every unit).
+// The measurement controls of docs/reference/timing.md: TimingScope (unit or phase), StoneWall, and
+// the end check of time-driven phases (batched, or b_eff_io 2.1's prediction after every unit).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

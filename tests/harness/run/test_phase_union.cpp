@@ -1,6 +1,6 @@
 // TimingScope phase and StoneWallWearOut time a phase as the union of the ranks' work units
-// (docs/timing.md): ranks that take turns, each waiting for the others in a collective hook,
-// are timed for all the turns, not for their own alone.
+// (docs/reference/timing.md): ranks that take turns, each waiting for the others in a collective
+// hook, are timed for all the turns, not for their own alone.
 #include <catch2/catch.hpp>
 
 #include <chrono>

@@ -1,5 +1,6 @@
-// The results document (docs/results.md): provenance, hints requested and in effect, per-rep times
-// and bandwidths, per-rank statistics, bytes, open/close times; the file on disk matches.
+// The results document (docs/reference/results.md): provenance, hints requested and in effect,
+// per-rep times and bandwidths, per-rank statistics, bytes, open/close times; the file on disk
+// matches.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -9,7 +10,7 @@
 
 using pio::test::on_root;
 
-TEST_CASE("the results document records what docs/results.md asks for", "[results]") {
+TEST_CASE("the results document records what docs/reference/results.md asks for", "[results]") {
   pio::test::TempDir dir;
   const int n = pio::test::size();
   const auto ran = pio::test::run_config(
@@ -35,6 +36,7 @@ TEST_CASE("the results document records what docs/results.md asks for", "[result
     CHECK(d.at("status") == "complete");
     const auto &m = d.at("modules").at(0);
     CHECK(m.at("module") == "simple_strided");
+    CHECK(m.at("family") == "patterns");
     CHECK(m.at("tests").size() == 2);
     bool ok = m.at("tests").size() == 2;
     for (int i = 0; i < 2; ++i) {
@@ -64,6 +66,28 @@ TEST_CASE("the results document records what docs/results.md asks for", "[result
     CHECK(ran.out.find("min..max MiB/s") != std::string::npos);
     CHECK(ran.out.find("open s") != std::string::npos);
     return ok;
+  }));
+}
+
+TEST_CASE("each block records its module's family, as the module declares it", "[results]") {
+  // The tools show a block by its family (docs/reference/results.md, `family`); the family comes
+  // from the module's ModuleInfo, never from its name.
+  pio::test::TempDir dir;
+  const auto ran = pio::test::run_config(dir, "families",
+                                         "TestFile " + dir.file("fam.dat") +
+                                             "\n<ap_module>\nModuleName null\n</ap_module>\n"
+                                             "<ap_module>\nModuleName metadata\nTestFile " +
+                                             dir.file("md") +
+                                             "\nItems 3\nPhases create\n</ap_module>\n"
+                                             "<ap_module>\nModuleName imb_barrier\n</ap_module>\n");
+  REQUIRE(pio::test::all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    const auto &m = ran.results.at("modules");
+    REQUIRE(m.size() == 3);
+    CHECK(m[0].at("family") == "patterns");
+    CHECK(m[1].at("family") == "metadata");
+    CHECK(m[2].at("family") == "imb");
+    return m[0]["family"] == "patterns" && m[1]["family"] == "metadata" && m[2]["family"] == "imb";
   }));
 }
 

@@ -1,6 +1,7 @@
-// The broadcast start-up (docs/performance.md, "Start-up"): only rank 0 reads the config files
-// and the manifests; the other ranks plan from what it broadcasts, an error rank 0 finds stops
-// every rank with exit 2, and StageModules opens node-local copies that are gone afterwards.
+// The broadcast start-up (docs/measurements/performance.md, "Start-up"): only rank 0 reads the
+// config files and the manifests; the other ranks plan from what it broadcasts, an error rank 0
+// finds stops every rank with exit 2, and StageModules opens node-local copies that are gone
+// afterwards.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>

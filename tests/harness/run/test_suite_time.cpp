@@ -1,4 +1,4 @@
-// SuiteTime (docs/running.md, "site.conf"): the time-driven blocks share the budget by their
+// SuiteTime (docs/guides/running.md, "site.conf"): the time-driven blocks share the budget by their
 // SuiteWeight, a block that sets its own time keeps it and is taken off the budget, the other
 // blocks get nothing; --check prints the plan; the module receives its share per repetition
 // and the results record it; each time-driven phase ran its share and stopped at the first unit

@@ -1,5 +1,6 @@
-// The timing method of docs/timing.md, thesis Fig. 3.3, checked with the null module: a delay on
-// one rank must show in the aggregate time and in the maximum over ranks, not in the minimum.
+// The timing method of docs/reference/timing.md, thesis Fig. 3.3, checked with the null module: a
+// delay on one rank must show in the aggregate time and in the maximum over ranks, not in the
+// minimum.
 #include <catch2/catch.hpp>
 
 #include "mpi_test.hpp"

@@ -1,5 +1,6 @@
-// The union of the ranks' timed intervals (TimingScope phase, docs/timing.md): the pure merge
-// and length, the record of one rank's intervals, and the merge over the ranks of a communicator.
+// The union of the ranks' timed intervals (TimingScope phase, docs/reference/timing.md): the pure
+// merge and length, the record of one rank's intervals, and the merge over the ranks of a
+// communicator.
 #include <catch2/catch.hpp>
 
 #include "mpi_test.hpp"

@@ -1,5 +1,5 @@
-// StoneWallWearOut (docs/timing.md): IO500's stonewall for data phases. The ranks run their
-// units with no meeting, rank 0 stops them at the deadline, then every rank completes the
+// StoneWallWearOut (docs/reference/timing.md): IO500's stonewall for data phases. The ranks run
+// their units with no meeting, rank 0 stops them at the deadline, then every rank completes the
 // largest count any rank reached, so a read after the write finds complete data on every rank.
 #include <catch2/catch.hpp>
 

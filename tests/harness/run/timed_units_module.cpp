@@ -1,6 +1,6 @@
 // Test-only module: work units that take a chosen time (a sleep), differently per repetition or
-// on rank 0, with CPU burners beside them, so that each flag of docs/results.md can be provoked
-// and a clean run of the same size compared. No file.
+// on rank 0, with CPU burners beside them, so that each flag of docs/reference/results.md can be
+// provoked and a clean run of the same size compared. No file.
 #include <atomic>
 #include <chrono>
 #include <thread>

@@ -1,6 +1,6 @@
-// Rounds (docs/configuration.md): the blocks run N times, each round every block once in a
-// shuffled order, recorded per block record; blocks sharing files are refused at the Rounds
-// line. BytesPerRank: each test of a buffer-size sweep moves the same bytes per rank.
+// Rounds (docs/reference/configuration.md): the blocks run N times, each round every block once in
+// a shuffled order, recorded per block record; blocks sharing files are refused at the Rounds line.
+// BytesPerRank: each test of a buffer-size sweep moves the same bytes per rank.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

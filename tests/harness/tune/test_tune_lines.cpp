@@ -1,5 +1,5 @@
-// Tune and TuneHook (docs/tuning.md): every bad line stops the run (and --check) before any I/O
-// at its file:line; an ordinary run ignores the lines; --tune-space prints the checked space;
+// Tune and TuneHook (docs/guides/tuning.md): every bad line stops the run (and --check) before any
+// I/O at its file:line; an ordinary run ignores the lines; --tune-space prints the checked space;
 // --tune sets a trial's values where the lines say, without changing the blocks' labels.
 #include <catch2/catch.hpp>
 

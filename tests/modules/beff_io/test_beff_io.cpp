@@ -33,8 +33,8 @@ struct PhaseKey {
 };
 
 /// Whether a time-driven loop's record says it stopped by its own rule (b_eff_io 2.1's per-unit
-/// check, docs/beff_io.md): at its unit cap, or when one more unit at the pace so far would
-/// have overrun its budget (elapsed (u + 1) / u > budget after u units). The machine's speed
+/// check, docs/reference/beff_io.md): at its unit cap, or when one more unit at the pace so far
+/// would have overrun its budget (elapsed (u + 1) / u > budget after u units). The machine's speed
 /// decides how many units that is; the harness's record must agree with the rule.
 bool stopped_by_schedule(const nlohmann::json &ph) {
   const auto units = ph["units"].get<std::int64_t>();

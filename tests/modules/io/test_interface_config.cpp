@@ -1,10 +1,9 @@
-// The Interface directive through the harness (docs/interfaces.md): a Sweep over interfaces runs
-// each and labels its blocks apart, the interface recorded in the JSON, the CSV and the console;
-// the settings an interface cannot honour are config errors at the line at fault before any
-// I/O (exit 2: hints on a posix block, ODirect off posix, a b_eff_io or IMB-IO pattern whose
-// capability the backend lacks, named with the pattern);
-// ODirect runs byte-exact on ext4 (/var/tmp) and fails cleanly on tmpfs and on misaligned
-// transfers.
+// The Interface directive through the harness (docs/reference/interfaces.md): a Sweep over
+// interfaces runs each and labels its blocks apart, the interface recorded in the JSON, the CSV and
+// the console; the settings an interface cannot honour are config errors at the line at fault
+// before any I/O (exit 2: hints on a posix block, ODirect off posix, a b_eff_io or IMB-IO pattern
+// whose capability the backend lacks, named with the pattern); ODirect runs byte-exact on ext4
+// (/var/tmp) and fails cleanly on tmpfs and on misaligned transfers.
 #include <catch2/catch.hpp>
 
 #include <fstream>

@@ -1,12 +1,12 @@
-// Interface io_uring through the harness (docs/interfaces.md, "io_uring"; docs/timing.md,
-// "Queue depth"): the files random_offsets (a file per rank) and simple_strided (one shared file)
-// write through io_uring at QueueDepth 1 and 8 are byte for byte posix's, Verify passing; at
-// QueueDepth 8 in phase scope the units overlap and the results say so; every phase carries its
-// per-operation latencies, one per transfer, with ordered percentiles, in the JSON and on the
-// console; the options' errors stop the run at their file:line before any I/O (a QueueDepth
-// out of its limits, ODirect on tmpfs, a misspelt option); a write the file-size limit cuts
-// short on one rank fails the test on every rank, naming the call, the file and the offset,
-// without a hang.
+// Interface io_uring through the harness (docs/reference/interfaces.md, "io_uring";
+// docs/reference/timing.md, "Queue depth"): the files random_offsets (a file per rank) and
+// simple_strided (one shared file) write through io_uring at QueueDepth 1 and 8 are byte for byte
+// posix's, Verify passing; at QueueDepth 8 in phase scope the units overlap and the results say so;
+// every phase carries its per-operation latencies, one per transfer, with ordered percentiles, in
+// the JSON and on the console; the options' errors stop the run at their file:line before any I/O
+// (a QueueDepth out of its limits, ODirect on tmpfs, a misspelt option); a write the file-size
+// limit cuts short on one rank fails the test on every rank, naming the call, the file and the
+// offset, without a hang.
 #include <catch2/catch.hpp>
 
 #include <sys/resource.h>

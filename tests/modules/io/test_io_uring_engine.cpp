@@ -1,10 +1,11 @@
-// The pattern engine over the io_uring backend with overlapping units (docs/timing.md, "Queue
-// depth"): at QueueDepth 8 each unit's transfer stays in flight into the next units (the unit says
-// so), the last unit finishes them all, every rank's stamps land at their offsets, and each
-// transfer reports one latency; Verify checks each unit's own bytes when its transfer finishes,
-// so a corrupted byte is caught at its offset in the unit that finishes it (timed: in work_unit;
-// on: in after_work_unit), QueueDepth units after the one that moved it. At QueueDepth 1 nothing
-// overlaps. The module's methods are called as the harness calls them in a phase-scope window.
+// The pattern engine over the io_uring backend with overlapping units (docs/reference/timing.md,
+// "Queue depth"): at QueueDepth 8 each unit's transfer stays in flight into the next units (the
+// unit says so), the last unit finishes them all, every rank's stamps land at their offsets, and
+// each transfer reports one latency; Verify checks each unit's own bytes when its transfer
+// finishes, so a corrupted byte is caught at its offset in the unit that finishes it (timed: in
+// work_unit; on: in after_work_unit), QueueDepth units after the one that moved it. At QueueDepth 1
+// nothing overlaps. The module's methods are called as the harness calls them in a phase-scope
+// window.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>

@@ -289,11 +289,11 @@ TEST_CASE("io_uring seam: O_DIRECT on ext4 at depth 8, misaligned transfers refu
                     contains(refused, "set ODirect off") && !pio::test::exists(shm.file("t"))));
 }
 
-TEST_CASE("io_uring's options as docs/interfaces.md lists them are its option table's",
+TEST_CASE("io_uring's options as docs/reference/interfaces.md lists them are its option table's",
           "[io_uring_seam]") {
   if (rank() != 0)
     return;
-  std::ifstream in(PIO_SOURCE_DIR "/docs/interfaces.md");
+  std::ifstream in(PIO_SOURCE_DIR "/docs/reference/interfaces.md");
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto section = doc.find("\n## io_uring\n");
   REQUIRE(section != std::string::npos);
@@ -305,7 +305,7 @@ TEST_CASE("io_uring's options as docs/interfaces.md lists them are its option ta
                                    : "1 to " + std::to_string(static_cast<int>(*o.spec.max));
     const std::string row =
         "| `" + o.spec.name + "` | " + values + " | " + o.spec.default_value + " | ";
-    INFO("docs/interfaces.md, section io_uring, lacks the row starting " << row);
+    INFO("docs/reference/interfaces.md, section io_uring, lacks the row starting " << row);
     CHECK(text.find("\n" + row) != std::string::npos);
   }
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
-# A metadata run killed mid-create (docs/metadata.md "Safety"): rank 0, the owner of the test
-# directory's record, is sent SIGKILL (no handler runs) or SIGTERM (its handler removes what it
+# A metadata run killed mid-create (docs/reference/metadata.md "Safety"): rank 0, the owner of the
+# test directory's record, is sent SIGKILL (no handler runs) or SIGTERM (its handler removes what it
 # can and must keep the record of the non-empty directory), its guardian killed first, as when
 # the node is lost. The next run removes every item and directory the dead run made, by the
 # tree rule in the record, then runs. With one foreign file planted in the tree the next run

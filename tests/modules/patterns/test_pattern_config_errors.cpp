@@ -1,8 +1,8 @@
 // Config errors only a pattern module can see (a value out of range for the geometry, an
 // impossible geometry, offsets beyond 2^63-1) stop the run with exit code 2 on every rank, at the
 // file:line of the directive, before any block's first I/O (the pre-flight check of
-// docs/reliability.md), and never leave one rank inside a collective call the others have left
-// (HeaderOffset 9223372036854775807 used to deadlock in MPI_File_set_view at 2 and 4 ranks).
+// docs/reference/reliability.md), and never leave one rank inside a collective call the others have
+// left (HeaderOffset 9223372036854775807 used to deadlock in MPI_File_set_view at 2 and 4 ranks).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -74,8 +74,9 @@ std::vector<std::string> names_in(const TempDir &dir) {
 
 TEST_CASE("a config error in the last block stops the run before the first block's I/O",
           "[patterns_config]") {
-  // The pre-flight check runs every block's init_module before any I/O (docs/reliability.md):
-  // the first two blocks would write their files, the last has an impossible geometry.
+  // The pre-flight check runs every block's init_module before any I/O
+  // (docs/reference/reliability.md): the first two blocks would write their files, the last has an
+  // impossible geometry.
   TempDir dir;
   std::vector<Block> blocks = {
       {"segmented", "write", false, true, "  BufferSizes 1K\n", dir.file("one")},

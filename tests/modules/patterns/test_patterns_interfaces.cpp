@@ -1,5 +1,5 @@
-// Every pattern of the engine through Interface posix (docs/interfaces.md): each of the eight
-// thesis patterns (one of each geometry kind: contiguous sequential, simple strided, nested
+// Every pattern of the engine through Interface posix (docs/reference/interfaces.md): each of the
+// eight thesis patterns (one of each geometry kind: contiguous sequential, simple strided, nested
 // strided, tiled, random strided, unstructured mesh, FLASH-IO, segmented) in all five temporal
 // modes, independent and collective, Verify on. The file's bytes are checked against the
 // Geometry's extents per rank and unit as the engine's LayoutTrace records them (every traced

@@ -1,8 +1,8 @@
 // A read mode's file is written untimed in describe_test, then synced with a barrier between
 // (thesis §3.3.2). A write that fails on one rank alone (a GlusterFS client with a stale handle
-// fails it with ENOENT: docs/fslab.md) must fail that rank's describe_test while the other ranks
-// return from theirs, so that the harness agrees on the failure; before, the other ranks waited
-// in the barrier for the rank that had thrown, and the run hung.
+// fails it with ENOENT: docs/guides/fslab.md) must fail that rank's describe_test while the other
+// ranks return from theirs, so that the harness agrees on the failure; before, the other ranks
+// waited in the barrier for the rank that had thrown, and the run hung.
 #include <catch2/catch.hpp>
 
 #include <string>

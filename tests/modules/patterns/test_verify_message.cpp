@@ -1,7 +1,7 @@
-// What Verify says when a byte is wrong (docs/patterns.md, Verify): the rank, the file offset,
-// the expected and found byte there, 8 bytes from there of each, how many bytes of the piece
-// are wrong, and the host the rank runs on, so that a stale piece read through another client
-// (docs/fslab.md) can be told from a torn one and placed without the results file.
+// What Verify says when a byte is wrong (docs/reference/patterns.md, Verify): the rank, the file
+// offset, the expected and found byte there, 8 bytes from there of each, how many bytes of the
+// piece are wrong, and the host the rank runs on, so that a stale piece read through another client
+// (docs/guides/fslab.md) can be told from a torn one and placed without the results file.
 #include <catch2/catch.hpp>
 
 #include <cstdio>

@@ -1,6 +1,6 @@
-// Verify timed (docs/timing.md, "Verification"): the pattern engine's work unit stamps what it
-// writes and checks what it reads, as IOR -R checks inside its timed loop; the untimed hooks
-// verify nothing. Which method throws on a corrupted byte shows where the check runs.
+// Verify timed (docs/reference/timing.md, "Verification"): the pattern engine's work unit stamps
+// what it writes and checks what it reads, as IOR -R checks inside its timed loop; the untimed
+// hooks verify nothing. Which method throws on a corrupted byte shows where the check runs.
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -1,6 +1,6 @@
 // The pattern engine refuses a Geometry whose ranks write the same bytes of one work unit
-// (docs/writing-a-module.md, "Overlapping ranks") before any I/O, naming the module, the test,
-// the unit, the ranks and the byte ranges; read modes may share bytes. The geometry is an
+// (docs/guides/writing-a-module.md, "Overlapping ranks") before any I/O, naming the module, the
+// test, the unit, the ranks and the byte ranges; read modes may share bytes. The geometry is an
 // out-of-tree-style test module (shifted_segments_module.cpp) whose neighbouring ranks share
 // Shift bytes of every unit.
 #include <catch2/catch.hpp>

@@ -1,10 +1,10 @@
-// The replay module through the harness at 1, 2 and 4 processes (docs/replay.md): a DXT trace of
-// 4 ranks replayed under every TraceRanks mapping the run allows, through mpiio (with and without
-// a file view, independent and collective), posix and hdf5, with Verify on. The extents each run
-// rank touches per unit (the engine's LayoutTrace) are the trace's operations of the ranks mapped
-// onto it in start-time order, and the file holds each byte at its traced offset with that rank's
-// stamp; a trace larger than TraceMemory gives the same file. Bad traces end the run before any
-// I/O at their file:line; the figure counts what was not replayed.
+// The replay module through the harness at 1, 2 and 4 processes (docs/guides/replay.md): a DXT
+// trace of 4 ranks replayed under every TraceRanks mapping the run allows, through mpiio (with and
+// without a file view, independent and collective), posix and hdf5, with Verify on. The extents
+// each run rank touches per unit (the engine's LayoutTrace) are the trace's operations of the ranks
+// mapped onto it in start-time order, and the file holds each byte at its traced offset with that
+// rank's stamp; a trace larger than TraceMemory gives the same file. Bad traces end the run before
+// any I/O at their file:line; the figure counts what was not replayed.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -83,7 +83,7 @@ std::string dxt_text(const std::vector<Op> &ops, const std::string &file) {
   return s;
 }
 
-/// The run rank that replays trace rank t (docs/replay.md, TraceRanks).
+/// The run rank that replays trace rank t (docs/guides/replay.md, TraceRanks).
 int mapped(const std::string &mapping, int t, int p) {
   if (mapping == "modulo")
     return t % p;

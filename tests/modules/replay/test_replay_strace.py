@@ -1,4 +1,4 @@
-"""Replays of real programs' strace logs, checked with strace (docs/replay.md, issue 44).
+"""Replays of real programs' strace logs, checked with strace (docs/guides/replay.md, issue 44).
 
 dd, cp and a small MPI program (mpi_writer.cpp) are recorded with `strace -f -ttt -T -y`; the
 replay of each log runs at 1, 2 and 4 processes with every rank under strace, and the reads and

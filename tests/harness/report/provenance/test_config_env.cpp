@@ -1,5 +1,5 @@
-// ${VAR} in config values (docs/configuration.md, "Environment variables"): expanded before
-// Dotconf reads the line, recorded, and an unset variable is an error naming file:line.
+// ${VAR} in config values (docs/reference/configuration.md, "Environment variables"): expanded
+// before Dotconf reads the line, recorded, and an unset variable is an error naming file:line.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// The file system of the test directory as a node sees it (docs/results.md,
+// The file system of the test directory as a node sees it (docs/reference/results.md,
 // hosts[].file_system): the mount from mountinfo text, and a GlusterFS client graph.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// Live progress lines (docs/results.md, "Live progress") from synthetic events on a clock the
-// test sets: the pacing is checked by counting lines, never by measuring time.
+// Live progress lines (docs/reference/results.md, "Live progress") from synthetic events on a clock
+// the test sets: the pacing is checked by counting lines, never by measuring time.
 #include <catch2/catch.hpp>
 
 #include <sstream>

@@ -1,6 +1,7 @@
-// Live progress in a real run (docs/results.md, "Live progress"): forced on, rank 0 prints paced
-// lines and one final line per block on its error stream; its estimate of the time left is a
-// lower bound from the declared time budgets; a caller's own error stream gets none by default.
+// Live progress in a real run (docs/reference/results.md, "Live progress"): forced on, rank 0
+// prints paced lines and one final line per block on its error stream; its estimate of the time
+// left is a lower bound from the declared time budgets; a caller's own error stream gets none by
+// default.
 #include <catch2/catch.hpp>
 
 #include <chrono>

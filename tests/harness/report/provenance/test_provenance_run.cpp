@@ -1,5 +1,5 @@
-// Provenance in the results document (docs/results.md): per-block and per-test timestamps in
-// order, the environment that affects MPI-IO, the batch job, every config file's text and the
+// Provenance in the results document (docs/reference/results.md): per-block and per-test timestamps
+// in order, the environment that affects MPI-IO, the batch job, every config file's text and the
 // ${VAR}s as expanded.
 #include <catch2/catch.hpp>
 

@@ -1,0 +1,216 @@
+#!/bin/bash
+# pio-bench against fio on small and large random and sequential reads and writes 
+# (docs/measurements/performance.md, "pio against fio"; a benchmark, not a test).
+#
+# For each place (tmpfs: /dev/shm; ext4's page cache: /var/tmp; O_DIRECT on ext4: /var/tmp with
+# direct I/O), transfer size B in SIZES, pattern in PATTERNS, the same I/O two ways, interleaved
+# over ROUNDS rounds (pio first in odd rounds, fio first in even ones), every engine of the
+# cell in one run of each tool, in an order that rotates from round to round:
+#   fio  Debian's fio (apt-get install fio; the peer, outside the repository): NUMJOBS jobs, each
+#        on a file of its own of PER_RANK bytes (--directory, fallocate=none, as pio's files are
+#        new), rw=randread|randwrite|read|write, bs=B; engines psync (iodepth 1) and io_uring at
+#        iodepth 1, 8 and 32 (fio's defaults otherwise: no fixedbufs, registerfiles or
+#        sqthread_poll); direct=1 for O_DIRECT; invalidate=0 (fio drops the page cache of its
+#        files before a job by default, pio reads the file it just prepared from the cache). One job group per engine (stonewall), JSON output;
+#        IOPS as fio reports it for the group (both jobs).
+#   pio  pio-harness at NUMJOBS ranks: randread / randwrite as random_offsets (a file per rank,
+#        FileSize PER_RANK, WorkUnits PER_RANK / B: IO500's ior-rnd4K; offsets drawn with
+#        repeats, fio's without), read / write as sequential (write: a file per rank; read: the
+#        ranks read one shared file, each all of it); TimingScope phase; Interface posix for
+#        psync, Interface io_uring with QueueDepth 1, 8, 32; ODirect on for O_DIRECT. IOPS =
+#        transfers of all ranks / the phase's time.
+# A read's file is written untimed first by both tools (fio lays it out, pio prepares it), and
+# read from the page cache by both (fio's files are read once before its timed run: fio drops a
+# file it just laid out from the cache, and by default every file before a job, invalidate=1).
+# Per cell: the median of the per-round pio/fio IOPS ratios with their spread (min..max), and
+# each side's median IOPS. Target (issue 43): at least 0.95 in every cell.
+#
+# Usage: tools/dev/bench-fio.sh [BUILD_DIR]
+# Env:   ROUNDS=3  NUMJOBS=2  SIZES="4K 64K"  PATTERNS="randread randwrite read write"
+#        PLACES="tmpfs ext4 direct"  PER_RANK=64M  FIO=fio  TIMEOUT=600  RAW=file (JSON lines)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+ROUNDS=${ROUNDS:-3}
+NUMJOBS=${NUMJOBS:-2}
+SIZES=${SIZES:-"4K 64K"}
+PATTERNS=${PATTERNS:-"randread randwrite read write"}
+PLACES=${PLACES:-"tmpfs ext4 direct"}
+PER_RANK=${PER_RANK:-64M}
+FIO=${FIO:-$(command -v fio || echo fio)}
+TIMEOUT=${TIMEOUT:-600}
+HARNESS=$BUILD/harness/pio-harness
+PY=/usr/bin/python3
+CORES=$(nproc)
+BENCH=bench-fio
+. "$ROOT/tools/dev/bench-lib.sh"
+export HWLOC_COMPONENTS=-pci
+for exe in "$HARNESS" "$FIO"; do
+  [ -x "$exe" ] || { echo "$BENCH: $exe not found (build pio; apt-get install fio)" >&2; exit 2; }
+done
+WORK=$(mktemp -d)
+RAW=${RAW:-$WORK/raw.jsonl}
+: > "$RAW"
+ENGINES=(psync uring1 uring8 uring32)
+dir_of() { case $1 in tmpfs) echo /dev/shm/pio-bench-fio ;; *) echo /var/tmp/pio-bench-fio ;; esac; }
+cleanup() {
+  rm -rf "$WORK" /dev/shm/pio-bench-fio /var/tmp/pio-bench-fio
+}
+trap cleanup EXIT
+
+order() { # round -> the engines rotated by it
+  local n=${#ENGINES[@]} k
+  for k in $(seq 0 $((n - 1))); do echo "${ENGINES[$(((k + $1) % n))]}"; done
+}
+
+fio_run() { # place size pattern round
+  local place=$1 size=$2 pattern=$3 round=$4 dir direct=0 e
+  dir=$(dir_of "$place")
+  [ "$place" = direct ] && direct=1
+  rm -rf "$dir" && mkdir -p "$dir"
+  {
+    echo "[global]"
+    echo "directory=$dir"
+    echo "rw=$pattern"
+    echo "bs=$size"
+    echo "size=$PER_RANK"
+    echo "numjobs=$NUMJOBS"
+    echo "direct=$direct"
+    echo "fallocate=none"
+    # fio drops a file's page cache before a job by default (invalidate=1); pio reads what it
+    # wrote just before, from the page cache: keep it there too (O_DIRECT bypasses it anyway).
+    echo "invalidate=0"
+    echo "group_reporting"
+    echo "stonewall"
+    echo "new_group"
+    for e in $(order "$round"); do
+      echo "[$e]"
+      case $e in
+      psync) echo "ioengine=psync" ;;
+      uring*) echo "ioengine=io_uring"; echo "iodepth=${e#uring}" ;;
+      esac
+    done
+  } > "$WORK/job.fio"
+  settle "$(dirname "$dir")"
+  # A read's files: laid out first (fio leaves a file it just laid out out of the page cache),
+  # then read once into the page cache as pio's prepared file is (not for O_DIRECT).
+  if [ "${pattern#rand}" = read ] && [ "$direct" = 0 ]; then
+    timeout -k 10 "$TIMEOUT" "$FIO" --create_only=1 "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err" ||
+      { echo "$BENCH: fio's layout failed:" >&2; cat "$WORK/fio.err" >&2; exit 1; }
+    cat "$dir"/* >/dev/null
+  fi
+  if ! timeout -k 10 "$TIMEOUT" "$FIO" --output-format=json --output="$WORK/fio.json" \
+    "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err"; then
+    echo "$BENCH: fio failed:" >&2; cat "$WORK/fio.err" >&2; exit 1
+  fi
+  $PY - "$WORK/fio.json" "$place" "$size" "$pattern" "$round" >> "$RAW" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+place, size, pattern, rnd = sys.argv[2:6]
+side = "write" if "write" in pattern else "read"
+for j in d["jobs"]:
+    print(json.dumps({"place": place, "size": size, "pattern": pattern, "round": int(rnd),
+                      "engine": j["jobname"], "side": "fio", "iops": j[side]["iops"]}))
+PYEOF
+  rm -rf "$dir"
+}
+
+pio_block() { # engine size pattern dir direct
+  local e=$1 size=$2 pattern=$3 dir=$4 direct=$5 module mode units iface
+  units=$(($(bytes_of "$PER_RANK") / $(bytes_of "$size")))
+  case $pattern in
+  randread) module=random_offsets mode=read ;;
+  randwrite) module=random_offsets mode=write ;;
+  read) module=sequential mode=read ;;
+  write) module=sequential mode=write ;;
+  esac
+  case $e in
+  psync) iface="  Interface posix" ;;
+  uring*) iface="  Interface io_uring
+  QueueDepth ${e#uring}" ;;
+  esac
+  cat <<CONF
+<ap_module>
+  ModuleName $module
+  Label $e
+  Mode $mode
+  TestFile $dir/$e
+  BufferSizes $size
+  FileSize $PER_RANK
+  WorkUnits $units
+  TimingScope phase
+  ODirect $direct
+$iface
+</ap_module>
+CONF
+}
+
+pio_run() { # place size pattern round
+  local place=$1 size=$2 pattern=$3 round=$4 dir direct=off e
+  dir=$(dir_of "$place")
+  [ "$place" = direct ] && direct=on
+  rm -rf "$dir" && mkdir -p "$dir"
+  {
+    echo "TestFile $dir/unused"
+    for e in $(order "$round"); do pio_block "$e" "$size" "$pattern" "$dir" "$direct"; done
+  } > "$WORK/c.conf"
+  rm -f "$WORK/r.json"
+  settle "$(dirname "$dir")"
+  run_mpi "$NUMJOBS" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" \
+    --quiet >/dev/null
+  $PY - "$WORK/r.json" "$place" "$size" "$pattern" "$round" >> "$RAW" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+place, size, pattern, rnd = sys.argv[2:6]
+bs = {"4K": 4096, "64K": 65536}.get(size) or int(size)
+for m in d["modules"]:
+    t = m["tests"][0]
+    if t.get("error"):
+        sys.exit("bench-fio: pio-harness: %s" % t["error"])
+    p = t["reps"][0]["phases"][0]
+    print(json.dumps({"place": place, "size": size, "pattern": pattern, "round": int(rnd),
+                      "engine": m["label"], "side": "pio",
+                      "iops": p["bytes"] / bs / p["aggregate_time_s"]}))
+PYEOF
+  rm -rf "$dir"
+}
+
+echo "$BENCH: ROUNDS=$ROUNDS NUMJOBS=$NUMJOBS SIZES=\"$SIZES\" PATTERNS=\"$PATTERNS\"" \
+  "PLACES=\"$PLACES\" PER_RANK=$PER_RANK fio: $("$FIO" --version)"
+echo "load before: $(uptime | sed 's/.*load average: //')"
+start=$(date +%s)
+for round in $(seq "$ROUNDS"); do
+  for place in $PLACES; do
+    for size in $SIZES; do
+      for pattern in $PATTERNS; do
+        if [ $((round % 2)) -eq 1 ]; then
+          pio_run "$place" "$size" "$pattern" "$round"
+          fio_run "$place" "$size" "$pattern" "$round"
+        else
+          fio_run "$place" "$size" "$pattern" "$round"
+          pio_run "$place" "$size" "$pattern" "$round"
+        fi
+      done
+    done
+  done
+  echo "round $round done after $(($(date +%s) - start)) s, load $(uptime | sed 's/.*load average: //')"
+done
+echo "load after: $(uptime | sed 's/.*load average: //')"
+$PY - "$RAW" <<'PYEOF'
+import json, statistics as st, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+key = lambda r: (r["place"], r["size"], r["pattern"], r["engine"])
+cells = list(dict.fromkeys(key(r) for r in rows))
+print("| place | size | pattern | engine | pio IOPS | fio IOPS | pio/fio median (min..max) |")
+print("|---|---|---|---|---|---|---|")
+for c in cells:
+    by = {}
+    for r in rows:
+        if key(r) == c:
+            by.setdefault(r["round"], {})[r["side"]] = r["iops"]
+    pairs = [v for v in by.values() if "pio" in v and "fio" in v]
+    ratio = [v["pio"] / v["fio"] for v in pairs]
+    print("| %s | %s | %s | %s | %.0f | %.0f | %.2f (%.2f..%.2f) |" % (
+        c + (st.median(v["pio"] for v in pairs), st.median(v["fio"] for v in pairs),
+             st.median(ratio), min(ratio), max(ratio))))
+PYEOF
