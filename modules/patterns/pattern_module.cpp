@@ -232,6 +232,7 @@ void PatternModule::describe_test(TestContext &test) {
 
 void PatternModule::before_work_unit(UnitContext &unit) {
   Run &r = *run_;
+  r.make_slots(unit);
   r.prepare_unit(unit.unit);
   const bool untimed = r.verify == VerifyMode::Untimed;
   switch (r.mode) {
