@@ -148,7 +148,9 @@ PageBytes PatternModule::Run::read_back() const {
 }
 
 void PatternModule::Run::prepare_unit(std::int64_t unit) {
-  extents = geometry->extents(rank, unit);
+  if (!plan.holds(unit)) // the next batch, or a unit the plan was not made for
+    plan.fill(*geometry, rank, unit, units);
+  extents.assign(plan.begin(unit), plan.end(unit)); // into the vector's capacity, no malloc
   owner = (geometry->data_rank(rank, unit) + shift) % size;
   bytes = 0;
   for (const auto &e : extents)

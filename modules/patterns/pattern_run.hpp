@@ -13,6 +13,7 @@
 
 #include "pio/io/interface.hpp"
 #include "pio/patterns/pattern_module.hpp"
+#include "unit_plan.hpp"
 
 namespace pio::patterns {
 
@@ -69,6 +70,7 @@ struct PatternModule::Run : UnitPayload {
   bool use_view = true;         // FileView on, on a backend with views (others have none)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
+  UnitPlan plan;               // the extents of the units ahead (describe_test fills it)
   PageBytes buffer;            // memory buffer when the memory type is non-contiguous
   Datatype memtype;            // view mode: the memory datatype (count 1); empty when
                                // memory is `bytes` contiguous bytes up to INT_MAX (also the
@@ -136,9 +138,10 @@ struct PatternModule::Run : UnitPayload {
   PageBytes read_back() const;
 
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
-  /// run between units, so it does only what the unit needs: buffers are zeroed only for
-  /// Verify (where a check reads them), contiguous I/O uses count MPI_BYTEs (IOR's call), not
-  /// a datatype built per unit.
+  /// run between units, so it does only what the unit needs: the extents come from the plan
+  /// (the next batch is planned when the unit is past it), buffers are reused and zeroed only
+  /// for Verify (where a check reads them), contiguous I/O uses count MPI_BYTEs (IOR's call),
+  /// not a datatype built per unit.
   void prepare_unit(std::int64_t unit);
 
   /// Resizes v to n bytes, zeroed when Verify is on or timed (a check then reads every byte).
