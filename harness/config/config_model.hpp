@@ -46,7 +46,7 @@ struct GlobalConfig {
   /// SuiteTime: seconds the time-driven blocks share (0 = none; docs/running.md, "site.conf")
   double suite_time = 0;
   bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
-  int rounds = 1; ///< Rounds: the blocks run this many times, each round shuffled (run/rounds.hpp)
+  int rounds = 1; ///< Rounds: the blocks run this many times, each round shuffled (plan/rounds)
   std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
   std::string interface; ///< Interface: the backend's word (default for blocks; docs/interfaces.md)
   /// Every other global line (not a harness directive): a backend's option (ODirect,

@@ -52,6 +52,39 @@ void remove_proved_file(const OwnerRecord &owner, const std::string &path,
                   "; if it is a leftover of that run, remove both");
 }
 
+/// Removes what a dead run left at path (st: its lstat) as owner's record proves it: a regular
+/// file (remove_proved_file) and ROMIO's companions, or a module's directory, emptied only by
+/// the record's tree rules. Returns the entries removed below a directory; throws pio::Error,
+/// having removed nothing more, at anything the run did not make.
+std::size_t remove_leftover(const OwnerRecord &owner, const std::string &path,
+                            const std::string &record, const struct stat &st) {
+  if (S_ISREG(st.st_mode))
+    remove_proved_file(owner, path, record);
+  remove_romio_companions(path.c_str(), owner.created_ns);
+  std::size_t swept = 0;
+  if (S_ISDIR(st.st_mode) && !owner.trees.empty()) { // only by its rules
+    const TreeSweep sweep = sweep_tree(path, owner.trees, owner.changed_after_ns());
+    if (!sweep.foreign.empty())
+      throw Error("test directory " + path + " was left behind by " + describe_owner(owner) +
+                      ", but it holds " + sweep.foreign + " (" + sweep.why +
+                      "), which that run did not make (its record allows " +
+                      describe_rules(owner.trees) + "); pio-harness removed nothing",
+                  "move " + sweep.foreign +
+                      " out if it is yours, then run again (the rest is removed then), or "
+                      "choose another TestFile");
+    if (const std::string failed = remove_swept(sweep); !failed.empty())
+      throw Error("test directory " + path + " was left behind by " + describe_owner(owner) +
+                      "; removing its entries stopped: " + failed,
+                  "nothing else may write into " + path + " meanwhile; run again");
+    swept = sweep.items.size() + sweep.dirs.size();
+  }
+  if (S_ISDIR(st.st_mode) && ::rmdir(path.c_str()) != 0) // a module's directory
+    throw Error("test directory " + path + " was left behind by " + describe_owner(owner) +
+                    " and still holds entries its owner record does not describe",
+                "remove the directory and its contents by hand");
+  return swept;
+}
+
 } // namespace
 
 OwnedFiles::OwnedFiles(bool overwrite, bool keep, bool clean_stale, bool inspect_only)
@@ -116,31 +149,7 @@ void OwnedFiles::check(const std::string &path, std::ostream *note) {
                        " (--check removes nothing)\n";
         return;
       }
-      if (exists && S_ISREG(st.st_mode))
-        remove_proved_file(*owner, path, record);
-      if (exists)
-        remove_romio_companions(path.c_str(), owner->created_ns);
-      std::size_t swept = 0;
-      if (exists && S_ISDIR(st.st_mode) && !owner->trees.empty()) { // only by its rules
-        const TreeSweep sweep = sweep_tree(path, owner->trees, owner->changed_after_ns());
-        if (!sweep.foreign.empty())
-          throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
-                          ", but it holds " + sweep.foreign + " (" + sweep.why +
-                          "), which that run did not make (its record allows " +
-                          describe_rules(owner->trees) + "); pio-harness removed nothing",
-                      "move " + sweep.foreign +
-                          " out if it is yours, then run again (the rest is removed then), or "
-                          "choose another TestFile");
-        if (const std::string failed = remove_swept(sweep); !failed.empty())
-          throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
-                          "; removing its entries stopped: " + failed,
-                      "nothing else may write into " + path + " meanwhile; run again");
-        swept = sweep.items.size() + sweep.dirs.size();
-      }
-      if (exists && S_ISDIR(st.st_mode) && ::rmdir(path.c_str()) != 0) // a module's directory
-        throw Error("test directory " + path + " was left behind by " + describe_owner(*owner) +
-                        " and still holds entries its owner record does not describe",
-                    "remove the directory and its contents by hand");
+      const std::size_t swept = exists ? remove_leftover(*owner, path, record, st) : 0;
       ::unlink(owner_record_path(path).c_str());
       if (note) // one write: a stream of its own interleaves with stdout between pieces
         *note << "pio-harness: note: removed " + path +

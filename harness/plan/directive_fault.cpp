@@ -56,10 +56,4 @@ ConfigError locate_backend_error(const ModulePlan &plan, const DirectiveError &e
   return locate_directive_error(block, e);
 }
 
-bool any_rank(MPI_Comm comm, bool mine) {
-  int local = mine ? 1 : 0, any = 0;
-  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm);
-  return any != 0;
-}
-
 } // namespace pio::harness

@@ -34,7 +34,4 @@ void init_with_located_errors(const ModuleBlock &block, bool *config_error, F &&
   }
 }
 
-/// Collective over comm: true on every rank if `mine` is true on any rank.
-bool any_rank(MPI_Comm comm, bool mine);
-
 } // namespace pio::harness

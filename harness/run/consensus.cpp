@@ -36,6 +36,12 @@ std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error) {
   return Failure{first, all.substr(nul + 1), all.substr(0, nul)};
 }
 
+bool any_rank(MPI_Comm comm, bool mine) {
+  int local = mine ? 1 : 0, any = 0;
+  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm);
+  return any != 0;
+}
+
 std::string describe_current_exception(const std::string &step) {
   try {
     throw;

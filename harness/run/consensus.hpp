@@ -21,6 +21,10 @@ struct Failure {
 /// nothing failed.
 std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error);
 
+/// Collective over comm: true on every rank if `mine` is true on any rank. One MPI_Allreduce of
+/// one int, so it is also a barrier (the unit loop's B2).
+bool any_rank(MPI_Comm comm, bool mine);
+
 /// Runs f(); returns "" if it returned, else "<step>: <what> (fix: <hint>)". The step (a
 /// string or a literal) becomes a std::string only on failure: the unit loop calls this twice
 /// per work unit, and "before_work_unit" is too long for the short-string buffer (a malloc).

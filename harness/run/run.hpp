@@ -8,16 +8,10 @@
 #include <vector>
 
 #include "pio/results.hpp"
+#include "report/default_reporters.hpp"
 #include "report/reporter.hpp"
 
 namespace pio::harness {
-
-/// Whether a run prints live progress lines (docs/results.md, "Live progress").
-enum class ProgressMode {
-  Auto, ///< when `err` is std::cerr (a terminal or not): a line per block start, one per 10 s
-  On,   ///< always, at most one line a second and a final line per block (--progress)
-  Off,  ///< never (--quiet)
-};
 
 /// What a run needs besides the config file.
 struct RunOptions {
@@ -34,7 +28,8 @@ struct RunOptions {
   std::vector<std::string> tune_values;
   /// Where to write the config's search space as JSON after the checks (--tune-space; "" none).
   std::string tune_space_path;
-  /// Live progress lines on `err`, rank 0 (--progress: On, --quiet: Off).
+  /// Live progress lines on `err`, rank 0 (--progress: On, --quiet: Off;
+  /// report/default_reporters.hpp).
   ProgressMode progress = ProgressMode::Auto;
   std::vector<std::string> command_line; ///< recorded in the results
   /// MPI_Wtime() when MPI_Init returned (set by main; < 0: run()'s start), the origin of the

@@ -17,7 +17,7 @@
 #include "run/idle_wait.hpp"
 #include "run/measure.hpp"
 #include "run/rank_groups.hpp"
-#include "run/run_test.hpp"
+#include "run/repetitions.hpp"
 
 namespace pio::harness {
 
@@ -59,26 +59,43 @@ ModuleResult block_record(const ModulePlan &plan) {
   return m;
 }
 
-/// After a block of a chain sharing files (FilesFrom): a failure breaks the chain (its later
-/// blocks do not run); after the chain's last block the harness removes the files kept for it,
-/// emptying its directories by their claimed rules if a block failed (the last block, which
-/// removes its items, may not have run or finished).
-/// Returns the agreed failure to remove them.
+/// After a block of a chain sharing files (FilesFrom, plan/file_chains.hpp): the agreed failure
+/// to remove the chain's files after its last block.
 std::optional<Failure> end_of_chain_block(RunState &rs, const BlockRanks &ranks,
                                           const ModulePlan &plan, bool failed) {
-  const FileChain &chain = plan.chain;
-  if (chain.source < 0 && !chain.used_later)
+  const auto left = rs.chains.after_block(plan, failed, *rs.files, ranks.comm);
+  if (!left)
     return std::nullopt;
-  if (failed && !rs.broken_chains.count(chain.first))
-    rs.broken_chains[chain.first] = plan.label;
-  if (!chain.last)
-    return std::nullopt;
-  const std::string left =
-      rs.release_chain(chain.first, ranks.comm, rs.broken_chains.count(chain.first) != 0);
-  auto agreed = agree(ranks.comm, left);
+  auto agreed = agree(ranks.comm, *left);
   if (agreed)
     agreed->message = "the files of its chain (FilesFrom) were not all removed: " + agreed->message;
   return agreed;
+}
+
+/// Every test of the block in order, each recorded and reported as it ends (rank 0). Returns
+/// false (on every rank) if any test failed.
+bool run_tests(RunState &rs, const BlockRanks &ranks, Module &module, const ModuleContext &mctx,
+               const ModulePlan &plan, const std::vector<TestSpec> &tests) {
+  bool ok = true;
+  for (size_t i = 0; i < tests.size(); ++i) {
+    TestResult tr;
+    tr.started = utc_timestamp();
+    const auto failure = run_test(rs, ranks, module, mctx, plan, tests[i], static_cast<int>(i), tr);
+    ok = ok && !failure;
+    if (ranks.rank != 0)
+      continue;
+    ModuleResult &record = rs.result.modules.back();
+    tr.finished = utc_timestamp();
+    if (failure)
+      tr.error = ErrorRecord{failure->rank, failure->message, failure->host};
+    tr.summary = summarize_reps(tr.reps);
+    assess_test(tr, record, rs.result);
+    record.tests.push_back(std::move(tr));
+    rs.report([&](Reporter &r) { r.test_finished(rs.result, record, record.tests.back()); });
+  }
+  if (ranks.rank == 0) // a communication table's first length, against the next
+    assess_first_lengths(rs.result.modules.back());
+  return ok;
 }
 
 /// One <ap_module> block: init, tests x reps, cleanup, figure. False (on every rank) when
@@ -108,21 +125,17 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   };
 
   // FilesFrom: a block whose chain failed before it does not run on files that may be incomplete.
-  if (plan.chain.source >= 0) {
-    const auto broken = rs.broken_chains.find(plan.chain.first);
-    if (broken != rs.broken_chains.end()) {
-      fail_module(Failure{0,
-                          "FilesFrom " + block.files_from.args.at(0) + ": block " + broken->second +
-                              " of its chain failed, so the files this block would use may be "
-                              "incomplete; it did not run (fix that block's error first)",
-                          {}});
-      finish();
-      return true;
-    }
+  if (const std::string *broken = rs.chains.broken_before(plan)) {
+    fail_module(Failure{0,
+                        "FilesFrom " + block.files_from.args.at(0) + ": block " + *broken +
+                            " of its chain failed, so the files this block would use may be "
+                            "incomplete; it did not run (fix that block's error first)",
+                        {}});
+    finish();
+    return true;
   }
   // Files the module claims stay for a later block of its chain, else go after cleanup_module.
-  FileServices services(
-      *rs.files, plan.chain.used_later ? rs.chain_files[plan.chain.first] : rs.kept, ranks.rank);
+  FileServices services(*rs.files, rs.chains.claims_of(plan, rs.kept), ranks.rank);
   // The block's backend, configured with its options; destroyed after the module instance.
   std::unique_ptr<io::Backend> backend;
   const std::string made =
@@ -150,25 +163,8 @@ bool run_module(RunState &rs, const BlockRanks &ranks, const ModulePlan &plan, i
   rs.files->stamp_all();
   if (ranks.rank == 0)
     record().tests_planned = static_cast<int>(tests.size());
-  for (size_t i = 0; i < tests.size(); ++i) {
-    TestResult tr;
-    tr.started = utc_timestamp();
-    const auto failure =
-        run_test(rs, ranks, *inst.module, mctx, plan, tests[i], static_cast<int>(i), tr);
-    if (failure)
-      rs.any_failure = block_failed = true;
-    if (ranks.rank == 0) {
-      tr.finished = utc_timestamp();
-      if (failure)
-        tr.error = ErrorRecord{failure->rank, failure->message, failure->host};
-      tr.summary = summarize_reps(tr.reps);
-      assess_test(tr, record(), rs.result);
-      record().tests.push_back(std::move(tr));
-      rs.report([&](Reporter &r) { r.test_finished(rs.result, record(), record().tests.back()); });
-    }
-  }
-  if (ranks.rank == 0) // a communication table's first length, against the next
-    assess_first_lengths(record());
+  if (!run_tests(rs, ranks, *inst.module, mctx, plan, tests))
+    rs.any_failure = block_failed = true;
   heartbeat_context("module " + plan.info->name + " (" + block.file + ":" +
                     std::to_string(block.line) + ")");
   heartbeat("cleanup_module");

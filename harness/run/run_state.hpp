@@ -3,12 +3,9 @@
 
 #include <mpi.h>
 
-#include <cstdint>
-#include <map>
 #include <memory>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "config/config.hpp"
@@ -16,6 +13,7 @@
 #include "pio/context.hpp"
 #include "pio/error.hpp"
 #include "pio/results.hpp"
+#include "plan/file_chains.hpp"
 #include "report/host_survey.hpp"
 #include "report/node_conditions.hpp"
 #include "report/progress_reporter.hpp"
@@ -72,21 +70,13 @@ struct RunState {
   OwnedFiles *files = nullptr;
   bool any_failure = false;
   std::set<std::string> kept; ///< files kept between a module's tests or claimed by it (this rank)
-  /// Per chain of blocks sharing files (its first block, plan/shared_files.hpp): the files and
-  /// directories kept for its later blocks (this rank).
-  std::map<int, std::set<std::string>> chain_files;
-  /// (block, test) -> the units each phase of the test's last repetition completed on this
-  /// rank, for a later block of the chain (its caps).
-  std::map<std::pair<int, int>, std::vector<std::int64_t>> chain_units;
-  /// Chains (first block) a block of which failed -> that block's label: their later blocks
-  /// do not run.
-  std::map<int, std::string> broken_chains;
-  RunResult result;                                       ///< rank 0 only
+  FileChains chains;          ///< the chains of blocks sharing files (FilesFrom), as they run
+  RunResult result;           ///< rank 0 only
   std::vector<std::unique_ptr<Reporter>> owned_reporters; ///< rank 0: the default reporters
   std::vector<Reporter *> reporters;    ///< rank 0: every reporter told, the caller's included
   UnitListener *listener = nullptr;     ///< rank 0: told after every work unit (live progress)
   ProgressReporter *progress = nullptr; ///< rank 0: the live progress, told the run's plan
-  int blocks_scheduled = 0;             ///< block runs in the run: blocks x Rounds (run/rounds.hpp)
+  int blocks_scheduled = 0; ///< block runs in the run: blocks x Rounds (plan/rounds.hpp)
 
   /// Deletes the files kept for or claimed by the module, once every rank of the block (comm)
   /// is done with them.
@@ -96,40 +86,6 @@ struct RunState {
       files->release(p);
     kept.clear();
     MPI_Barrier(comm);
-  }
-
-  /// Deletes the files and directories kept for chain `first` once every rank of comm is done
-  /// with them; with `sweep`, first empties its directories by their claimed rules (the chain's
-  /// last block, which removes its items, failed or did not run). Returns "" or the first
-  /// problem on this rank (what is left stays, with its owner record).
-  std::string release_chain(int first, MPI_Comm comm, bool sweep) {
-    MPI_Barrier(comm);
-    const std::string problem = release_chain_here(first, sweep);
-    MPI_Barrier(comm);
-    return problem;
-  }
-
-  /// At the run's end (a config error stopped it inside a chain): every chain's files still
-  /// kept, their directories emptied by their rules. Collective over the run.
-  void release_every_chain(MPI_Comm comm) {
-    MPI_Barrier(comm);
-    while (!chain_files.empty())
-      release_chain_here(chain_files.begin()->first, true);
-    MPI_Barrier(comm);
-  }
-
-  /// release_chain on this rank alone.
-  std::string release_chain_here(int first, bool sweep) {
-    std::string problem;
-    for (const auto &p : chain_files[first]) {
-      const std::string left = sweep ? files->empty_tree(p) : std::string();
-      if (left.empty())
-        files->release(p);
-      else if (problem.empty())
-        problem = left;
-    }
-    chain_files.erase(first);
-    return problem;
   }
 
   /// Calls f(reporter) for every reporter (rank 0 only). A reporter that fails (a full disk

@@ -1,32 +1,28 @@
 // The harness: config -> plan -> load -> for each module block the seven-method lifecycle under
 // one timing method -> typed results -> reporters (pio-bench thesis §3.2-§3.3). run() reads as
 // its steps; each step is below.
-#include <limits.h>
-#include <stdlib.h>
-
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <tuple>
 
 #include "config/config.hpp"
-#include "config/config_error.hpp"
 #include "config/module_reps.hpp"
 #include "config/process_counts.hpp"
 #include "guard/process_guard.hpp"
 #include "guard/watchdog.hpp"
 #include "load/catalog.hpp"
+#include "plan/file_check.hpp"
 #include "plan/module_plan.hpp"
+#include "plan/rounds.hpp"
 #include "plan/suite_time.hpp"
 #include "plan/tune_space.hpp"
+#include "report/default_reporters.hpp"
 #include "report/progress_estimate.hpp"
 #include "report/provenance.hpp"
 #include "report/results_file.hpp"
 #include "report/tune_space_json.hpp"
 #include "run/consensus.hpp"
-#include "run/default_reporters.hpp"
 #include "run/preflight.hpp"
-#include "run/rounds.hpp"
 #include "run/run.hpp"
 #include "run/run_block.hpp"
 #include "run/run_state.hpp"
@@ -46,6 +42,7 @@ struct Prepared {
   TuneSpace space;                          ///< the config's Tune lines (tune_space.hpp)
   std::map<std::string, std::string> tuned; ///< the values --tune set
   std::string results_path;
+  std::string csv_path; ///< -o csv=, else CsvFile ("" = none)
   bool overwrite = false;
   bool keep = false;
 };
@@ -143,6 +140,7 @@ std::optional<Failure> read_and_plan(const RunOptions &options, const BlockRanks
   p.results_path = !options.results_path.empty() ? options.results_path
                    : !g.results_file.empty()     ? g.results_file
                                                  : "pio-results.json";
+  p.csv_path = !options.csv_path.empty() ? options.csv_path : g.csv_file;
   return std::nullopt;
 }
 
@@ -156,96 +154,30 @@ void print_notes(const RunOptions &options, const BlockRanks &run, const Prepare
     *options.err << "pio-harness: note: " << n << "\n";
 }
 
-/// Where a global directive was written ("file:line"), or nothing if it has its default.
-const DirectiveLine *written(const Config &config, const std::string &name) {
-  const auto it = config.global.written.find(name);
-  return it == config.global.written.end() || it->second.empty() ? nullptr : &it->second.back();
-}
-
-/// A path as the file system names it: its directory resolved (links, "..", relative), so that
-/// two spellings of one file compare equal; the path itself if its directory does not exist.
-std::string resolved(const std::string &path) {
-  const auto slash = path.find_last_of('/');
-  const std::string dir =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  char buf[PATH_MAX];
-  if (!::realpath(dir.c_str(), buf))
-    return path;
-  return std::string(buf) + "/" + path.substr(slash == std::string::npos ? 0 : slash + 1);
-}
-
-/// Checks every TestFile of the run (the global one and the blocks' own) as the run will, with
-/// file:line: a link, a file not ours, a stale or foreign owner record, a missing directory;
-/// and that no output file (results, CSV) is also a TestFile.
-void check_test_files(const RunState &rs, const Prepared &p, OwnedFiles &probe) {
-  const Config &c = p.config;
-  struct Named {
-    std::string path, file;
-    int line;
-  };
-  std::vector<Named> tests;
-  const DirectiveLine *global = written(c, "TestFile");
-  tests.push_back({c.global.test_file, global ? global->file : c.path, global ? global->line : 0});
-  for (const auto &b : c.modules)
-    if (!b.test_file.empty())
-      tests.push_back({b.test_file, b.file, b.line});
-  const std::string csv = !rs.options->csv_path.empty() ? rs.options->csv_path : c.global.csv_file;
-  const DirectiveLine *results_line = written(c, "ResultsFile");
-  for (const auto &t : tests) {
-    for (const auto &[out, what, option] : {std::tuple<std::string, const char *, const char *>{
-                                                p.results_path, "ResultsFile", "--results"},
-                                            {csv, "CsvFile", "-o csv="}})
-      if (!out.empty() && resolved(out) == resolved(t.path)) {
-        const DirectiveLine *at =
-            std::string(what) == "ResultsFile" ? results_line : written(c, "CsvFile");
-        const bool from_option = std::string(what) == "ResultsFile"
-                                     ? !rs.options->results_path.empty()
-                                     : !rs.options->csv_path.empty();
-        const std::string what_text = std::string(what) + " " + out +
-                                      (from_option ? std::string(" (given with ") + option + ")"
-                                       : at ? " (" + at->file + ":" + std::to_string(at->line) + ")"
-                                            : std::string()) +
-                                      " is also the TestFile " + t.path +
-                                      (t.line == 0 ? " (its default)" : "") +
-                                      ": the results would be written into the test file";
-        // Located at the TestFile line, or at the output's own line for the default TestFile.
-        throw ConfigError(t.line > 0 || !at ? t.file : at->file,
-                          t.line > 0 ? t.line
-                          : at       ? at->line
-                                     : 1,
-                          what_text,
-                          std::string("name different files for ") + what + " and TestFile");
-      }
-    try {
-      probe.check(t.path, rs.options->err);
-    } catch (const ConfigError &) {
-      throw;
-    } catch (const Error &e) {
-      if (t.line == 0) // the default TestFile: no line to name
-        throw Error(std::string(e.what()) + " (TestFile's default)", e.hint());
-      throw ConfigError(t.file, t.line, e.what(), e.hint());
-    }
-  }
-}
-
 /// Refuses an existing TestFile up front, before touching anything, and opens the reporters
 /// (rank 0): the default ones, which refuse an output file that is not ours, then the caller's.
 std::optional<Failure> open_outputs(RunState &rs, const Prepared &p) {
   std::string err;
+  const RunOptions &o = *rs.options;
   if (rs.run.rank == 0) {
     err = capture("config", [&] {
       // --check does no I/O: a leftover of a dead run is named, never removed.
-      OwnedFiles probe(p.overwrite, true, rs.options->clean_stale, rs.options->check_only);
-      check_test_files(rs, p, probe);
-      if (rs.options->default_reporters) {
-        DefaultReporters d = make_reporters(*rs.options, p.config, p.results_path, p.overwrite);
+      OwnedFiles probe(p.overwrite, true, o.clean_stale, o.check_only);
+      check_test_files(
+          p.config,
+          OutputFiles{p.results_path, p.csv_path, !o.results_path.empty(), !o.csv_path.empty()},
+          probe, o.err);
+      if (o.default_reporters) {
+        DefaultReporters d = make_reporters(
+            ReportOutputs{o.out, o.err, p.results_path, p.csv_path, p.overwrite, o.progress},
+            p.config.global);
         rs.owned_reporters = std::move(d.reporters);
         rs.listener = d.listener;
         rs.progress = d.progress;
       }
       for (auto &r : rs.owned_reporters)
         rs.reporters.push_back(r.get());
-      for (Reporter *r : rs.options->reporters)
+      for (Reporter *r : o.reporters)
         rs.reporters.push_back(r);
     });
   }
@@ -427,7 +359,7 @@ RunOutcome run(const RunOptions &options, MPI_Comm comm) {
   rs.files = &files;
   start_run(rs, p, entered);
   const bool config_error = !run_blocks(rs, p.plans, schedule);
-  rs.release_every_chain(rs.run.comm);
+  rs.chains.release_all(files, rs.run.comm);
   return finish_run(rs, config_error);
 }
 

@@ -19,6 +19,7 @@
 #include "guard/created_paths.hpp"
 #include "load/manifest.hpp"
 #include "pio/mpi_handles.hpp"
+#include "run/consensus.hpp"
 
 namespace pio::harness {
 
@@ -160,10 +161,9 @@ void StagedModules::check(MPI_Comm comm, const Config &config) {
   if (parent.empty())
     return;
   struct stat st;
-  int bad = ::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
-            ::access(parent.c_str(), W_OK | X_OK) != 0;
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
-  if (!bad)
+  const bool bad = ::stat(parent.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+                   ::access(parent.c_str(), W_OK | X_OK) != 0;
+  if (!any_rank(comm, bad))
     return;
   const DirectiveLine &line = config.global.written.find("StageModules")->second.back();
   throw ConfigError(line.file, line.line,

@@ -177,6 +177,22 @@ struct Loop {
       error = e;
   }
 
+  /// The end of a window (phase scope, wear-out): SyncAtEnd's flush, timed with the window,
+  /// then B2 once: a barrier carrying one int ("did anything fail on any rank"), untimed, so the
+  /// window ends with the last rank's timed work. False, with t.failure set on every rank, if
+  /// anything failed on any rank.
+  bool end_window(std::string &error, UnitIntervals &timed) {
+    const double flush_start = MPI_Wtime();
+    sync_at_end(error);
+    if (controls.sync_at_end)
+      timed.add(flush_start, MPI_Wtime());
+    heartbeat_wait();
+    if (!any_rank(sync, !error.empty()))
+      return true;
+    t.failure = agree(sync, error);
+    return false;
+  }
+
   /// One work unit of a window that starts at window_start on this rank's clock (phase scope,
   /// wear-out): its interval recorded in timed, counted into t, shown to the listener with the
   /// window so far less this rank's own hooks (an approximation of the phase time, which is
@@ -251,8 +267,7 @@ void Loop::run_unit_scope() {
     const UnitWork w = work(module, unit, controls.latencies);
     heartbeat_wait();
     // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
-    int failed = w.error.empty() ? 0 : 1, any = 0;
-    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
+    const bool any = any_rank(sync, !w.error.empty());
     const double end = MPI_Wtime();
 
     t.aggregate_time += end - w.start; // this rank's window; the largest is taken at the end
@@ -324,21 +339,8 @@ void Loop::run_phase_scope() {
       timed.extend(MPI_Wtime());
     }
     if (last) {
-      if (!decided) {
-        const double flush_start = MPI_Wtime();
-        sync_at_end(error);
-        if (controls.sync_at_end)
-          timed.add(flush_start, MPI_Wtime());
-        heartbeat_wait();
-        // B2, once: a barrier carrying one int ("did anything fail on any rank"); untimed, the
-        // window ends with the last rank's timed work.
-        int failed = error.empty() ? 0 : 1, any = 0;
-        MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
-        if (any) {
-          t.failure = agree(sync, error);
-          return;
-        }
-      }
+      if (!decided && !end_window(error, timed))
+        return;
       break;
     }
     between_units(error, hooks);
@@ -420,18 +422,8 @@ void Loop::run_wear_out() {
     between_units(error, hooks);
     window_unit(error, timed, window_start, hooks);
   }
-  const double flush_start = MPI_Wtime();
-  sync_at_end(error);
-  if (controls.sync_at_end)
-    timed.add(flush_start, MPI_Wtime());
-  heartbeat_wait();
-  // B2, once: a barrier carrying one int ("did anything fail on any rank"); untimed.
-  int failed = error.empty() ? 0 : 1, any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, sync);
-  if (any) {
-    t.failure = agree(sync, error);
+  if (!end_window(error, timed))
     return;
-  }
   IntervalList until_stop(timed.list().begin(),
                           timed.list().begin() + static_cast<std::ptrdiff_t>(at_stop));
   t.stonewall_time = window_time(std::move(until_stop));

@@ -2,9 +2,9 @@
 
 #include <cstdint>
 
+#include "directories.hpp"
 #include "pio/error.hpp"
 #include "pio/mpi_handles.hpp"
-#include "test_dir.hpp"
 
 namespace pio::metadata {
 

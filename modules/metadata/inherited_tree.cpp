@@ -2,9 +2,9 @@
 
 #include <string>
 
+#include "directories.hpp"
 #include "item_ops.hpp"
 #include "pio/error.hpp"
-#include "test_dir.hpp"
 
 namespace pio::metadata {
 

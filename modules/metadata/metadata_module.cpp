@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "directories.hpp"
 #include "find_shared.hpp"
 #include "find_walk.hpp"
 #include "inherited_tree.hpp"
@@ -18,7 +19,6 @@
 #include "item_ops.hpp"
 #include "pio/pio.hpp"
 #include "stonewall.hpp"
-#include "test_dir.hpp"
 #include "tree.hpp"
 #include "writeback.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <exception>
 
+#include "directories.hpp"
 #include "pio/error.hpp"
-#include "test_dir.hpp"
 
 namespace pio::metadata {
 

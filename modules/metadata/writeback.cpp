@@ -1,6 +1,6 @@
 #include "writeback.hpp"
 
-#include "test_dir.hpp"
+#include "directories.hpp"
 
 namespace pio::metadata {
 

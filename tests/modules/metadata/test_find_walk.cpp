@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "directories.hpp"
 #include "find_shared.hpp"
 #include "find_walk.hpp"
 #include "item_ops.hpp"
 #include "mpi_test.hpp"
-#include "test_dir.hpp"
 #include "tree.hpp"
 #include "tree_on_disk.hpp"
 

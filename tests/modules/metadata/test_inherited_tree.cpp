@@ -10,10 +10,10 @@
 #include <string>
 
 #include "backends.hpp"
+#include "directories.hpp"
 #include "inherited_tree.hpp"
 #include "item_ops.hpp"
 #include "mpi_test.hpp"
-#include "test_dir.hpp"
 #include "tree.hpp"
 #include "tree_on_disk.hpp"
 

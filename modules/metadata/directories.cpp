@@ -1,4 +1,4 @@
-#include "test_dir.hpp"
+#include "directories.hpp"
 
 #include <chrono>
 #include <thread>

@@ -3,9 +3,9 @@
 
 #include <optional>
 
-#include "run/consensus.hpp"
-#include "plan/module_plan.hpp"
 #include "pio/module.hpp"
+#include "plan/module_plan.hpp"
+#include "run/consensus.hpp"
 #include "run/run_state.hpp"
 
 namespace pio::harness {
@@ -13,7 +13,7 @@ namespace pio::harness {
 /// Runs every repetition of test `index` on the ranks its RankGroups name (collective over the
 /// block's ranks). Fills `result` on rank 0 and returns, on every rank, the agreed failure.
 std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &module,
-                                const ModuleContext &mctx, const ModulePlan &plan, const TestSpec &spec, int index,
-                                TestResult &result);
+                                const ModuleContext &mctx, const ModulePlan &plan,
+                                const TestSpec &spec, int index, TestResult &result);
 
 } // namespace pio::harness

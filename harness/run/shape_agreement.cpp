@@ -1,4 +1,5 @@
-#include "run/test_shape.hpp"
+// The shape of a test agreed across its ranks before its first work unit (shape_agreement.hpp).
+#include "run/shape_agreement.hpp"
 
 #include <cstdint>
 #include <map>
@@ -67,9 +68,11 @@ std::optional<Failure> disagreement_on_shape(MPI_Comm comm, const TestSpec &spec
   std::vector<std::int64_t> all(n);
   MPI_Allgather(&phases, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, comm);
   if (const int r = first_other(all); r >= 0)
-    return Failure{r, "the ranks of the test disagree on its number of phases before its first "
-                      "work unit: " +
-                          by_value(all, count_name) + kFix, {}};
+    return Failure{r,
+                   "the ranks of the test disagree on its number of phases before its first "
+                   "work unit: " +
+                       by_value(all, count_name) + kFix,
+                   {}};
   // Per phase: -1 if time-driven (the root alone decides when it ends), else its work units.
   std::vector<std::int64_t> mine;
   for (const Phase &p : spec.phases)
@@ -85,7 +88,8 @@ std::optional<Failure> disagreement_on_shape(MPI_Comm comm, const TestSpec &spec
       return Failure{r,
                      "the ranks of the test disagree on phase " + std::to_string(k + 1) +
                          (spec.phases[k].label.empty() ? "" : " (" + spec.phases[k].label + ")") +
-                         " before its first work unit: " + by_value(phase, units_name) + kFix, {}};
+                         " before its first work unit: " + by_value(phase, units_name) + kFix,
+                     {}};
   }
   return std::nullopt;
 }

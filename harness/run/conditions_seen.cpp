@@ -1,5 +1,5 @@
-// What the nodes saw while a test ran (test_conditions.hpp).
-#include "run/test_conditions.hpp"
+// What the nodes saw while a test ran (conditions_seen.hpp).
+#include "run/conditions_seen.hpp"
 
 #include <algorithm>
 #include <vector>

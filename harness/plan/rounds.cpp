@@ -1,5 +1,5 @@
 // Rounds (rounds.hpp).
-#include "run/rounds.hpp"
+#include "plan/rounds.hpp"
 
 #include <algorithm>
 #include <numeric>
