@@ -11,6 +11,8 @@
 namespace pio::harness {
 
 namespace {
+// Written by the main thread alone (the watchdog reads it): a load and a store, not a locked
+// read-modify-write, since the unit loop beats three times per work unit.
 std::atomic<unsigned long long> g_beats{0};
 std::atomic<std::uint64_t> g_module_beats{0}; // written by the module's thread alone
 std::atomic<const char *> g_step{"start"};
@@ -24,24 +26,29 @@ void append(char *buf, std::size_t size, std::size_t *pos, const char *s) {
     buf[(*pos)++] = *s++;
   buf[*pos] = '\0';
 }
+
+/// One more beat (the main thread's alone, see g_beats).
+void beat() noexcept {
+  g_beats.store(g_beats.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
 } // namespace
 
 void heartbeat(const char *step) noexcept {
   g_step.store(step, std::memory_order_relaxed);
   g_waiting.store(false, std::memory_order_relaxed);
-  g_beats.fetch_add(1, std::memory_order_relaxed);
+  beat();
 }
 
 void heartbeat_wait() noexcept {
   g_waiting.store(true, std::memory_order_relaxed);
-  g_beats.fetch_add(1, std::memory_order_relaxed);
+  beat();
 }
 
 void heartbeat_context(const std::string &where) {
   const std::size_t n = std::min(where.size(), sizeof g_where - 1);
   std::memcpy(g_where, where.data(), n);
   g_where[n] = '\0';
-  g_beats.fetch_add(1, std::memory_order_relaxed);
+  beat();
 }
 
 void set_position_rank(int rank) noexcept {

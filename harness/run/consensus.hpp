@@ -25,13 +25,15 @@ std::optional<Failure> agree(MPI_Comm comm, const std::string &local_error);
 /// one int, so it is also a barrier (the unit loop's B2).
 bool any_rank(MPI_Comm comm, bool mine);
 
-/// Runs f(); returns "" if it returned, else "<step>: <what> (fix: <hint>)".
-template <class F> std::string capture(const std::string &step, F &&f);
+/// Runs f(); returns "" if it returned, else "<step>: <what> (fix: <hint>)". The step (a
+/// string or a literal) becomes a std::string only on failure: the unit loop calls this twice
+/// per work unit, and "before_work_unit" is too long for the short-string buffer (a malloc).
+template <class Step, class F> std::string capture(const Step &step, F &&f);
 
 /// Formats the exception currently being handled as "<step>: <what> (fix: <hint>)".
 std::string describe_current_exception(const std::string &step);
 
-template <class F> std::string capture(const std::string &step, F &&f) {
+template <class Step, class F> std::string capture(const Step &step, F &&f) {
   try {
     f();
     return {};

@@ -182,13 +182,16 @@ void PatternModule::describe_test(TestContext &test) {
                 "remove time budgets from this pattern's tests");
 
   // Calls per unit every rank makes in no-view collective mode: the maximum over ranks. And the
-  // bytes the file's data spans (for the interface's shape): the end of the last extent.
+  // bytes the file's data spans (for the interface's shape): the end of the last extent. Read
+  // from the plan of the units' extents, batch by batch: the whole phase's stays when it fits.
   std::int64_t pieces = 0, end = test.spec().header_offset;
-  for (std::int64_t u = 0; u < r.units; ++u) {
-    const auto extents = r.geometry->extents(r.rank, u);
-    pieces = std::max<std::int64_t>(pieces, static_cast<std::int64_t>(extents.size()));
-    for (const auto &e : extents)
-      end = std::max(end, e.offset + e.length);
+  for (std::int64_t u = 0; u < r.units; u = r.plan.end()) {
+    r.plan.fill(*r.geometry, r.rank, u, r.units);
+    for (std::int64_t k = u; k < r.plan.end(); ++k) {
+      pieces = std::max<std::int64_t>(pieces, r.plan.end(k) - r.plan.begin(k));
+      for (const Extent *e = r.plan.begin(k); e != r.plan.end(k); ++e)
+        end = std::max(end, e->offset + e->length);
+    }
   }
   mpi_check(MPI_Allreduce(&pieces, &r.max_pieces, 1, MPI_INT64_T, MPI_MAX, r.comm),
             "MPI_Allreduce");
@@ -233,6 +236,7 @@ void PatternModule::describe_test(TestContext &test) {
 
 void PatternModule::before_work_unit(UnitContext &unit) {
   Run &r = *run_;
+  r.make_slots(unit);
   r.prepare_unit(unit.unit);
   const bool untimed = r.verify == VerifyMode::Untimed;
   switch (r.mode) {

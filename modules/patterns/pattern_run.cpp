@@ -148,7 +148,9 @@ PageBytes PatternModule::Run::read_back() const {
 }
 
 void PatternModule::Run::prepare_unit(std::int64_t unit) {
-  extents = geometry->extents(rank, unit);
+  if (!plan.holds(unit)) // the next batch, or a unit the plan was not made for
+    plan.fill(*geometry, rank, unit, units);
+  extents.assign(plan.begin(unit), plan.end(unit)); // into the vector's capacity, no malloc
   owner = (geometry->data_rank(rank, unit) + shift) % size;
   bytes = 0;
   for (const auto &e : extents)
@@ -264,16 +266,19 @@ bool PatternModule::Run::overlaps(const UnitContext &unit) const {
   return overlap_depth > 1 && unit.may_overlap && !unit.collective && !unit.flush && unit.units > 1;
 }
 
-void PatternModule::Run::swap_unit(InFlight &s) {
-  extents.swap(s.extents);
-  std::swap(bytes, s.bytes);
-  std::swap(owner, s.owner);
-  stream.swap(s.stream);
+void UnitPayload::swap_unit(UnitPayload &other) noexcept {
+  extents.swap(other.extents);
+  std::swap(bytes, other.bytes);
+  std::swap(owner, other.owner);
+  stream.swap(other.stream);
+}
+
+void PatternModule::Run::make_slots(const UnitContext &unit) {
+  if (in_flight.empty() && overlaps(unit))
+    in_flight.resize(static_cast<size_t>(std::min<std::int64_t>(overlap_depth, unit.units)));
 }
 
 std::int64_t PatternModule::Run::overlapped(bool write, UnitContext &unit) {
-  if (in_flight.empty())
-    in_flight.resize(static_cast<size_t>(std::min<std::int64_t>(overlap_depth, unit.units)));
   InFlight &s = in_flight[static_cast<size_t>(unit.unit) % in_flight.size()];
   if (s.busy) // the transfer of the unit in_flight.size() units back
     finish(s);
@@ -327,10 +332,7 @@ void PatternModule::Run::finish(InFlight &s) {
     if (unchecked == finished.size())
       finished.emplace_back();
     InFlight &f = finished[unchecked++];
-    f.extents.swap(s.extents);
-    std::swap(f.bytes, s.bytes);
-    std::swap(f.owner, s.owner);
-    f.stream.swap(s.stream);
+    f.swap_unit(s);
     f.transfer.direction = s.transfer.direction;
   }
 }

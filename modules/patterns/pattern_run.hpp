@@ -13,6 +13,7 @@
 
 #include "pio/io/interface.hpp"
 #include "pio/patterns/pattern_module.hpp"
+#include "unit_plan.hpp"
 
 namespace pio::patterns {
 
@@ -30,42 +31,47 @@ struct Piece {
   Datatype large; // above INT_MAX bytes only: a type of `length` bytes (else count MPI_BYTEs)
 };
 
+/// What one unit moves: the Run's current unit, or an earlier one whose transfer is in flight
+/// or whose bytes wait to be checked.
+struct UnitPayload {
+  std::vector<Extent> extents; // the unit's file extents (stream order; under a file view in
+                               // file order, extent_order.hpp)
+  std::int64_t bytes = 0;      // the unit's payload bytes
+  int owner = 0;    // whose stamps the unit's bytes hold: data_rank, + shift when reordered
+  PageBytes stream; // payload in stream order
+
+  /// Exchanges the four with other's (the buffers trade places, nothing is copied).
+  void swap_unit(UnitPayload &other) noexcept;
+};
+
 /// A transfer of an earlier unit still in flight while later units run (overlapping units,
-/// docs/reference/timing.md "Queue depth"): the unit's extents, owner and stream, moved here from
-/// the Run when its transfer started.
-struct InFlight {
-  std::vector<Extent> extents;
-  std::int64_t bytes = 0;
-  int owner = 0;
-  PageBytes stream;
+/// docs/reference/timing.md "Queue depth"): the unit's payload, moved here from the Run when its transfer
+/// started.
+struct InFlight : UnitPayload {
   io::Transfer transfer; // as started (its request is `request`)
   Datatype large;        // above INT_MAX bytes only: the transfer's datatype
   MPI_Request request = MPI_REQUEST_NULL;
   bool busy = false; // started, not yet finished
 };
 
-/// Per-test state, rebuilt by describe_test.
-struct PatternModule::Run {
+/// Per-test state, rebuilt by describe_test; its UnitPayload is the current unit's.
+struct PatternModule::Run : UnitPayload {
   std::shared_ptr<const Geometry> geometry;
   TemporalMode mode = TemporalMode::Write;
   // The test's I/O interface (the harness's): every transfer and view goes through it.
   io::Interface *io = nullptr;
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
-  int size = 1;  // ranks of the test
-  int shift = 0; // ReorderTasks mod size in read modes of a shared file, else 0
-  int owner = 0; // whose stamps the current unit's bytes hold: data_rank, + shift when reordered
-  std::string where;                   // "module M, test 'T'", for errors found while running
+  int size = 1;      // ranks of the test
+  int shift = 0;     // ReorderTasks mod size in read modes of a shared file, else 0
+  std::string where; // "module M, test 'T'", for errors found while running
   VerifyMode verify = VerifyMode::Off; // timed: work_unit stamps and checks, the hooks do not
   bool stamp_for_later = false; // FilesFrom: a later block reads what this Write block writes
   bool views = true;            // the block's backend has file views: one call per piece without
   bool use_view = true;         // FileView on, on a backend with views (others have none)
   std::int64_t units = 0;
   std::int64_t max_pieces = 0; // no-view collective: calls every rank makes per unit
-  std::vector<Extent> extents; // this unit's file extents (stream order; under a file view in
-                               // file order, extent_order.hpp)
-  std::int64_t bytes = 0;      // this unit's payload bytes
-  PageBytes stream;            // payload in stream order
+  UnitPlan plan;               // the extents of the units ahead (describe_test fills it)
   PageBytes buffer;            // memory buffer when the memory type is non-contiguous
   Datatype memtype;            // view mode: the memory datatype (count 1); empty when
                                // memory is `bytes` contiguous bytes up to INT_MAX (also the
@@ -77,8 +83,9 @@ struct PatternModule::Run {
   /// Overlapping units: the interface's queue depth when this test's units may overlap (its
   /// mode is write or read, and the backend places transfers by extents), else 0.
   int overlap_depth = 0;
-  /// The slots of the transfers in flight, overlap_depth of them while a phase overlaps its
-  /// units; empty otherwise. Unit u's transfer uses slot u mod overlap_depth.
+  /// The slots of the transfers in flight, overlap_depth of them (at most the phase's units)
+  /// while a phase overlaps its units, made before its first unit; empty otherwise. Unit u's
+  /// transfer uses slot u mod their number.
   std::vector<InFlight> in_flight;
   /// Verify on: units whose transfers finished, their bytes not yet checked (the first
   /// `unchecked` entries; check_finished checks them in after_work_unit).
@@ -88,6 +95,8 @@ struct PatternModule::Run {
   /// Whether this unit overlaps: the harness lets it (UnitContext::may_overlap) and nothing in
   /// the unit needs the previous one done (independent calls, no flush).
   bool overlaps(const UnitContext &unit) const;
+  /// Before a phase's first unit (untimed): the slots of an overlapping phase.
+  void make_slots(const UnitContext &unit);
   /// The unit's transfer started into its slot without waiting (after finishing the slot's
   /// previous one); the last unit of the phase finishes every one. Returns the unit's bytes.
   std::int64_t overlapped(bool write, UnitContext &unit);
@@ -96,8 +105,6 @@ struct PatternModule::Run {
   void finish(InFlight &s);
   /// Verify on: checks every finished slot's bytes (written data read back, or data read).
   void check_finished();
-  /// Exchanges the current unit's extents, bytes, owner and stream with slot s's.
-  void swap_unit(InFlight &s);
 
   /// The buffer the MPI-IO calls use: the memory buffer or the stream.
   void *io_buffer();
@@ -132,9 +139,10 @@ struct PatternModule::Run {
   PageBytes read_back() const;
 
   /// Sets up extents, buffers, datatypes and (view mode) the file view for `unit`. Untimed but
-  /// run between units, so it does only what the unit needs: buffers are zeroed only for
-  /// Verify (where a check reads them), contiguous I/O uses count MPI_BYTEs (IOR's call), not
-  /// a datatype built per unit.
+  /// run between units, so it does only what the unit needs: the extents come from the plan
+  /// (the next batch is planned when the unit is past it), buffers are reused and zeroed only
+  /// for Verify (where a check reads them), contiguous I/O uses count MPI_BYTEs (IOR's call),
+  /// not a datatype built per unit.
   void prepare_unit(std::int64_t unit);
 
   /// Resizes v to n bytes, zeroed when Verify is on or timed (a check then reads every byte).
