@@ -90,17 +90,20 @@ std::string write_cache_reason(const Repetition &r) {
   return {};
 }
 
-/// The first repetition's warm_up reason ("" if it is not an outlier). On a log scale: a rate
-/// and a time are reciprocals, and a slow first repetition must stand out from the others as
-/// clearly in MiB/s as in seconds.
-std::string warm_up_reason(const std::vector<double> &x, const std::string &unit) {
+/// The first repetition's warm_up reason ("" if it is not a slow outlier). On a log scale: a
+/// rate and a time are reciprocals, and a slow first repetition must stand out from the others
+/// as clearly in MiB/s as in seconds. A first repetition faster than the others is no warm-up
+/// (the spread's flags speak of it): `higher_is_better` says which side is slow (a rate; a time
+/// per operation is lower).
+std::string warm_up_reason(const std::vector<double> &x, const std::string &unit,
+                           bool higher_is_better) {
   if (x.size() < 3 || std::any_of(x.begin(), x.end(), [](double v) { return !(v > 0); }))
     return {};
   const std::vector<double> rest(x.begin() + 1, x.end());
   const Stats s = summarize(rest);
   const double lo = std::log(s.min), hi = std::log(s.max), first = std::log(x[0]);
   const double margin = std::max(hi - lo, std::log1p(kWarmUpMinShift));
-  if (first >= lo - margin && first <= hi + margin)
+  if (higher_is_better ? first >= lo - margin : first <= hi + margin)
     return {};
   return "the first repetition's " + num(x[0], "%.4g") + " " + unit + " lies outside the other " +
          std::to_string(rest.size()) + " (" + num(s.min, "%.4g") + ".." + num(s.max, "%.4g") +
@@ -207,7 +210,7 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
   if (beyond > 0)
     add_flag(t.flags, Flag::MemoryBandwidth,
              std::to_string(beyond) + " of " + n + " repetitions: " + copy_first);
-  if (const std::string w = warm_up_reason(x, unit); !w.empty()) {
+  if (const std::string w = warm_up_reason(x, unit, !(t.comm && t.reps.front().op)); !w.empty()) {
     add_flag(t.reps.front().flags, Flag::WarmUp, w);
     add_flag(t.flags, Flag::WarmUp, w);
   }

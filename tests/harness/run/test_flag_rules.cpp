@@ -229,6 +229,23 @@ TEST_CASE("wide_spread, bimodal and warm_up over the repetitions", "[flag_rules]
   TestResult near = io_test({97, 100, 102, 99, 101});
   assess_test(near, block, one_host());
   CHECK(!flagged(near, Flag::WarmUp));
+  // A first repetition faster than the others is no warm-up: the slow side is a rate's lower.
+  TestResult fast = io_test({160, 100, 102, 99, 101});
+  assess_test(fast, block, one_host());
+  CHECK(!flagged(fast, Flag::WarmUp));
+  // A time per operation: the slow side is the higher.
+  for (const double first : {0.79, 0.40}) {
+    TestResult ping = io_test({1, 1, 1, 1, 1});
+    ping.comm = CommSemantics{};
+    const double times[] = {first, 0.59, 0.62, 0.60, 0.61};
+    for (size_t i = 0; i < ping.reps.size(); ++i) {
+      OpTimes op;
+      op.t_avg_us = times[i];
+      ping.reps[i].op = op;
+    }
+    assess_test(ping, block, one_host());
+    CHECK(flagged(ping, Flag::WarmUp) == (first > 0.7));
+  }
 
   ModuleResult autoreps;
   autoreps.reps_auto = true;
