@@ -305,7 +305,8 @@ def main(argv):
     ap.add_argument("--compare-args", default="", help="COMPARE_ARGS for every night")
     ap.add_argument("--cpu-cap", type=float, default=25.0,
                     help="the CPU cap, per cent of one CPU (default 25)")
-    ap.add_argument("--ext4-mib", type=int, default=1024, help="ext4 image size (default 1024)")
+    ap.add_argument("--ext4-mib", type=int, default=4096,
+                    help="ext4 image size (default 4096: the shipped config writes 1 GiB files)")
     ap.add_argument("--seed", type=int, default=1, help="order of the nights (default 1)")
     ap.add_argument("--out", help="where everything goes (default: a new /tmp directory)")
     a = ap.parse_args(argv)
