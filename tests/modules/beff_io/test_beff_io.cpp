@@ -312,6 +312,36 @@ TEST_CASE("type 1 falls back to individual file pointers and says so", "[beff][f
   }));
 }
 
+TEST_CASE("the write loops' own sync stores their bytes: no write_cache, nothing left dirty",
+          "[beff][cache]") {
+  // /var/tmp: a disk file system, where a write loop ends in the page cache and its sync phase
+  // (timed, §5.1) stores it. The page cache is measured after the sync, not between.
+  pio::test::TempDir dir("/var/tmp");
+  const std::string conf = "TestFile " + dir.file("f") +
+                           "\n<ap_module>\nModuleName beff_io\nScheduledTime 1\n"
+                           "Patterns 3 11 19\nPatternTypes 0 1 2\nMPart 1M\n</ap_module>\n";
+  const auto ran = pio::test::run_config(dir, "wsync", conf);
+  INFO(ran.err);
+  REQUIRE(all_ranks(ran.exit_code == 0));
+  REQUIRE(on_root([&] {
+    int writes = 0;
+    for (const auto &t : ran.results["modules"][0]["tests"]) {
+      for (const auto &f : t["flags"])
+        CHECK(f["flag"] != "write_cache");
+      for (const auto &r : t["reps"])
+        for (const auto &p : r["phases"])
+          if (p["cache"].is_object() && p["cache"]["access"] == "write") {
+            ++writes;
+            if (p["cache"]["probe"] == "cachestat")
+              CHECK(p["cache"]["dirty_bytes"].get<double>() <
+                    0.5 * p["cache"]["range_bytes"].get<double>());
+          }
+    }
+    CHECK(writes >= 3); // the write tests of types 0, 1 and 2, one check each
+    return writes >= 3;
+  }));
+}
+
 TEST_CASE("time-driven schedule: every loop runs T/3*U/sumU, less what earlier ones overran",
           "[beff][schedule]") {
   // ReadRewrite count: rewrite and read repeat exactly the write's units.
