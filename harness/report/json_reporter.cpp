@@ -109,6 +109,8 @@ nlohmann::json to_json(const TestConditions &c) {
           {"usable_cores", c.usable_cores},
           {"cpu_wait_fraction",
            c.cpu_wait_fraction < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.cpu_wait_fraction)},
+          {"node_cpu_pressure",
+           c.node_cpu_pressure < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.node_cpu_pressure)},
           {"swapped_pages", c.swapped_pages}};
 }
 

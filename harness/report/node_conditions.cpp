@@ -218,7 +218,22 @@ NodeSample sample_node() {
     }
   if (seen > 0)
     s.swapped_pages = swapped;
+  std::ifstream own("/proc/thread-self/schedstat");
+  std::string line;
+  if (std::getline(own, line)) {
+    const double ns = run_delay_ns_of(line);
+    if (ns >= 0)
+      s.run_delay_us = ns / 1e3;
+  }
   return s;
+}
+
+double run_delay_ns_of(const std::string &schedstat) {
+  std::istringstream in(schedstat);
+  double on_cpu = 0, delay = 0, slices = 0;
+  if (!(in >> on_cpu >> delay >> slices) || delay < 0)
+    return -1;
+  return delay;
 }
 
 } // namespace pio::harness

@@ -16,26 +16,30 @@ TestConditions test_conditions(MPI_Comm block, MPI_Comm node, bool taking_part, 
   MPI_Comm_size(block, &size);
   int mine = taking_part ? 1 : 0, on_node = 0;
   mpi_check(MPI_Reduce(&mine, &on_node, 1, MPI_INT, MPI_SUM, 0, node), "MPI_Reduce");
-  // Leaders: ranks of the test on the node, its cores, the CPU wait share, pages swapped.
-  double row[4] = {-1, -1, -1, -1};
+  const NodeSample end = sample_node();
+  const double wall_us = (end.wall_s - start.wall_s) * 1e6;
+  // Every rank of the test: the share of the test it waited for a CPU. Leaders: ranks of the
+  // test on the node, its cores, the node's CPU pressure share, pages swapped.
+  double row[5] = {-1, -1, -1, -1, -1};
+  if (taking_part && end.run_delay_us >= 0 && start.run_delay_us >= 0 && wall_us > 0)
+    row[4] = std::clamp((end.run_delay_us - start.run_delay_us) / wall_us, 0.0, 1.0);
   if (node_rank == 0) {
-    const NodeSample end = sample_node();
     row[0] = on_node;
     row[1] = usable_cores;
-    const double wall_us = (end.wall_s - start.wall_s) * 1e6;
     if (end.cpu_some_us >= 0 && start.cpu_some_us >= 0 && wall_us > 0)
       row[2] = std::min(1.0, (end.cpu_some_us - start.cpu_some_us) / wall_us);
     if (end.swapped_pages >= 0 && start.swapped_pages >= 0)
       row[3] = static_cast<double>(end.swapped_pages - start.swapped_pages);
   }
-  std::vector<double> rows(static_cast<size_t>(rank == 0 ? 4 * size : 0));
-  mpi_check(MPI_Gather(row, 4, MPI_DOUBLE, rows.data(), 4, MPI_DOUBLE, 0, block), "MPI_Gather");
+  std::vector<double> rows(static_cast<size_t>(rank == 0 ? 5 * size : 0));
+  mpi_check(MPI_Gather(row, 5, MPI_DOUBLE, rows.data(), 5, MPI_DOUBLE, 0, block), "MPI_Gather");
   TestConditions c;
   if (rank != 0)
     return c;
   double worst = -1;
   for (int r = 0; r < size; ++r) {
-    const double *n = &rows[static_cast<size_t>(4 * r)];
+    const double *n = &rows[static_cast<size_t>(5 * r)];
+    c.cpu_wait_fraction = std::max(c.cpu_wait_fraction, n[4]);
     if (n[0] < 0)
       continue; // not a node's leader
     const double load = n[1] > 0 ? n[0] / n[1] : n[0];
@@ -44,7 +48,7 @@ TestConditions test_conditions(MPI_Comm block, MPI_Comm node, bool taking_part, 
       c.ranks_per_node = static_cast<int>(n[0]);
       c.usable_cores = static_cast<int>(n[1]);
     }
-    c.cpu_wait_fraction = std::max(c.cpu_wait_fraction, n[2]);
+    c.node_cpu_pressure = std::max(c.node_cpu_pressure, n[2]);
     c.swapped_pages = std::max(c.swapped_pages, static_cast<std::int64_t>(n[3]));
   }
   return c;

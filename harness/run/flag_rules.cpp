@@ -210,7 +210,12 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
   if (beyond > 0)
     add_flag(t.flags, Flag::MemoryBandwidth,
              std::to_string(beyond) + " of " + n + " repetitions: " + copy_first);
-  if (const std::string w = warm_up_reason(x, unit, !(t.comm && t.reps.front().op)); !w.empty()) {
+  // After WarmUpReps the first recorded repetition is one like the others (the spread's flags
+  // judge it): the first uses were run and not recorded, as fio's ramp_time and IMB's warm-up.
+  if (const std::string w = block.warm_up_reps > 0
+                                ? std::string()
+                                : warm_up_reason(x, unit, !(t.comm && t.reps.front().op));
+      !w.empty()) {
     add_flag(t.reps.front().flags, Flag::WarmUp, w);
     add_flag(t.flags, Flag::WarmUp, w);
   }
@@ -236,7 +241,8 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
                  num(s.max_over_median) + " of the median) with a gap wider than either");
 
   // The nodes' conditions.
-  if (c.usable_cores > 0 && c.ranks_per_node > c.usable_cores)
+  const bool crowded = c.usable_cores > 0 && c.ranks_per_node > c.usable_cores;
+  if (crowded)
     add_flag(t.flags, Flag::Oversubscribed,
              std::to_string(c.ranks_per_node) + " ranks on a node with " +
                  std::to_string(c.usable_cores) +
@@ -244,13 +250,19 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
   if (c.swapped_pages > 0)
     add_flag(t.flags, Flag::Swapping,
              "a node swapped " + std::to_string(c.swapped_pages) + " pages during the test");
-  if (c.cpu_wait_fraction > kHeavyCpuWait) {
-    std::string w = "tasks waited for a CPU during " + percent(c.cpu_wait_fraction) +
-                    " of the test on a node (/proc/pressure/cpu)";
-    if (c.usable_cores > 0 && c.ranks_per_node > c.usable_cores)
-      w += ", the oversubscribed ranks among them";
-    add_flag(t.flags, Flag::HeavyLoad, w);
-  } else if (c.cpu_wait_fraction < 0) {
+  std::string waited; // what waited, if the share is too large
+  if (c.cpu_wait_fraction >= 0) {
+    if (c.cpu_wait_fraction > kHeavyCpuWait)
+      waited = "a rank of the test waited for a CPU during " + percent(c.cpu_wait_fraction) +
+               " of the test (its run-queue delay, /proc/thread-self/schedstat)";
+  } else if (c.node_cpu_pressure > kHeavyCpuWait) {
+    waited = "tasks waited for a CPU during " + percent(c.node_cpu_pressure) +
+             " of the test on a node (/proc/pressure/cpu)";
+  }
+  if (!waited.empty()) {
+    add_flag(t.flags, Flag::HeavyLoad,
+             waited + (crowded ? "; the ranks oversubscribe the node's cores" : ""));
+  } else if (c.cpu_wait_fraction < 0 && c.node_cpu_pressure < 0) {
     for (const auto &h : run.hosts)
       if (h.conditions.usable_cores > 0 && h.conditions.load_1m > h.conditions.usable_cores) {
         add_flag(t.flags, Flag::HeavyLoad,

@@ -382,8 +382,9 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   if (!problem.empty())
     return Failure{
         0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem, {}};
-  // The node's counters before the test (its leader), for what the nodes saw during it.
-  const NodeSample start = rs.node.leader ? sample_node() : NodeSample{};
+  // The counters before the test (each rank's run-queue delay, the node's on its leader), for
+  // what the nodes saw during it.
+  const NodeSample start = sample_node();
   GroupComms c = make_group_comms(ranks.comm, spec.groups);
   result.procs = c.procs;
   result.groups = c.groups;

@@ -188,9 +188,13 @@ inline const char *to_string(RepsStop s) {
 struct TestConditions {
   int ranks_per_node = 0; ///< the most ranks of the test on one node
   int usable_cores = 0;   ///< that node's usable cores (0: unknown)
-  /// The largest share of the test's wall time in which some task on a node waited for a CPU
-  /// (/proc/pressure/cpu "some"; -1: not measured).
+  /// The largest share of the test's wall time one of its ranks spent runnable but waiting for
+  /// a CPU (its run-queue delay, /proc/thread-self/schedstat; -1: not measured).
   double cpu_wait_fraction = -1;
+  /// The largest share of the test's wall time in which some task on a node waited for a CPU
+  /// (/proc/pressure/cpu "some"; -1: not measured). Any task counts, also a storage worker the
+  /// ranks kept waiting, so it only stands in for cpu_wait_fraction where that is not measured.
+  double node_cpu_pressure = -1;
   std::int64_t swapped_pages = 0; ///< pages swapped in and out on the node that swapped most
 };
 
@@ -291,7 +295,7 @@ struct ModuleResult {
   std::string reference;       ///< where the module is defined
   Output output = Output::Table;
   ModuleFamily family = ModuleFamily::Patterns; ///< the module's family (ModuleInfo::family)
-  long reps = 1;              ///< ModuleReps (auto: the most it may run)
+  long reps = 1;                                ///< ModuleReps (auto: the most it may run)
   bool reps_auto = false;     ///< ModuleReps auto: repeat until the median's interval is close
   double reps_target = 0;     ///< auto: the interval's half-width sought (0.05 = +-5 %)
   double reps_time_cap_s = 0; ///< auto: at most this long per test

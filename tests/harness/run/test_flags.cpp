@@ -39,6 +39,14 @@ bool has_flag(const nlohmann::json &test, const std::string &name) {
   return flags_of(test.at("flags")).count(name) != 0;
 }
 
+/// The reason a test's flag gives ("" if not flagged so).
+std::string flag_reason(const nlohmann::json &test, const std::string &name) {
+  for (const auto &f : test.at("flags"))
+    if (f.at("flag") == name)
+      return f.at("reason").get<std::string>();
+  return {};
+}
+
 /// Whether a clean run ran on a quiet node: not flagged heavy_load or oversubscribed. On a
 /// loaded node the repetitions of a clean run may spread, split or start slow for real, and the
 /// flags saying so are right; a clean run's missing flags are checked on a quiet node only.
@@ -435,26 +443,34 @@ TEST_CASE("bandwidth per node above the node's memory copy rate is flagged memor
   }));
 }
 
-TEST_CASE("CPU burners beside the units are flagged heavy_load where the kernel reports CPU "
-          "pressure",
+TEST_CASE("CPU burners that keep the ranks from the CPU are flagged heavy_load; tasks that only "
+          "wait beside the ranks are not",
           "[flags][conditions]") {
   std::ifstream psi("/proc/pressure/cpu");
   pio::test::TempDir dir;
   // Twice as many spinning threads as the node has CPUs, from every rank together.
   const int burners = 2 * static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)) / pio::test::size() + 1;
-  const auto busy =
-      pio::test::run_config(dir, "busy",
-                            block("ModuleName test_timed_units\nUnitSeconds 0.2\nBurnThreads " +
-                                  std::to_string(burners) + "\n"));
-  REQUIRE(all_ranks(busy.exit_code == 0));
+  const std::string burn = "BurnThreads " + std::to_string(burners) + "\n";
+  // Units that need the CPU, beside burners of the same priority: the ranks wait.
+  const auto busy = pio::test::run_config(
+      dir, "busy", block("ModuleName test_timed_units\nUnitSeconds 0.2\nUnitSpins on\n" + burn));
+  // Units that sleep, beside burners at nice 19: the burners wait for the CPUs all along (a
+  // storage worker kept waiting, to the node's pressure), the ranks get a CPU when they want one.
+  const auto beside = pio::test::run_config(
+      dir, "beside", block("ModuleName test_timed_units\nUnitSeconds 0.2\nBurnNice 19\n" + burn));
+  REQUIRE(all_ranks(busy.exit_code == 0 && beside.exit_code == 0));
   REQUIRE(on_root([&] {
     const auto &t = first_test(busy.results);
-    if (!psi) { // no pressure stall information: nothing measured, nothing claimed
-      CHECK(t.at("conditions").at("cpu_wait_fraction").is_null());
-      return true;
-    }
     CHECK(t.at("conditions").at("cpu_wait_fraction").get<double>() > 0.2);
-    CHECK(has_flag(t, "heavy_load"));
+    REQUIRE(has_flag(t, "heavy_load"));
+    CHECK_THAT(flag_reason(t, "heavy_load"), Catch::Contains("a rank of the test waited"));
+    const auto &b = first_test(beside.results);
+    CHECK(b.at("conditions").at("cpu_wait_fraction").get<double>() < 0.2);
+    CHECK(!has_flag(b, "heavy_load"));
+    if (psi) // what the node's pressure alone would have flagged
+      CHECK(b.at("conditions").at("node_cpu_pressure").get<double>() > 0.5);
+    else
+      CHECK(b.at("conditions").at("node_cpu_pressure").is_null());
     return true;
   }));
 }

@@ -1,6 +1,9 @@
 // Test-only module: work units that take a chosen time (a sleep), differently per repetition or
 // on rank 0, with CPU burners beside them, so that each flag of docs/reference/results.md can be
 // provoked and a clean run of the same size compared. No file.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -20,6 +23,8 @@ public:
       for (const auto &w : ctx.settings.texts("RepSeconds"))
         rep_s_.push_back(pio::parse_real(w));
     burners_ = static_cast<int>(ctx.settings.integer("BurnThreads"));
+    spins_ = ctx.settings.flag("UnitSpins");
+    burn_nice_ = static_cast<int>(ctx.settings.integer("BurnNice"));
     bytes_ = ctx.settings.integer("ReturnBytes");
     rank_ = ctx.rank;
     pio::TestSpec t;
@@ -39,12 +44,20 @@ public:
     std::atomic<bool> stop{false};
     std::vector<std::thread> burn;
     for (int i = 0; i < burners_; ++i)
-      burn.emplace_back([&stop] {
+      burn.emplace_back([&stop, nice = burn_nice_] {
+        if (nice != 0) // Linux: a thread's own nice value
+          ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), nice);
         volatile unsigned long x = 0;
         while (!stop.load(std::memory_order_relaxed))
           x = x + 1;
       });
-    std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    if (spins_) { // a unit that needs the CPU all along, as a transfer does
+      const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(s);
+      while (std::chrono::steady_clock::now() < end) {
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    }
     stop = true;
     for (auto &b : burn)
       b.join();
@@ -55,6 +68,8 @@ private:
   double unit_s_ = 0, root_s_ = -1, first_s_ = -1;
   std::vector<double> rep_s_;
   int burners_ = 0;
+  bool spins_ = false;
+  int burn_nice_ = 0;
   std::int64_t bytes_ = 0;
   int rank_ = 0, rep_ = 0;
 };
@@ -73,6 +88,12 @@ pio::ModuleInfo timed_units_info() {
       pio::DirectiveSpec{"BurnThreads", pio::DirectiveType::Integer, "0",
                          "threads spinning beside each unit"}
           .at_least(0),
+      pio::DirectiveSpec{"BurnNice", pio::DirectiveType::Integer, "0",
+                         "the burners' nice value (19: they yield to everything else)"}
+          .at_least(0)
+          .at_most(19),
+      {"UnitSpins", pio::DirectiveType::Flag, "off",
+       "each unit spins its time instead of sleeping"},
       pio::DirectiveSpec{"ReturnBytes", pio::DirectiveType::Integer, "1048576",
                          "bytes each unit reports"}
           .at_least(0),
