@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "run/stats.hpp"
@@ -108,6 +109,25 @@ std::string warm_up_reason(const std::vector<double> &x, const std::string &unit
   return "the first repetition's " + num(x[0], "%.4g") + " " + unit + " lies outside the other " +
          std::to_string(rest.size()) + " (" + num(s.min, "%.4g") + ".." + num(s.max, "%.4g") +
          ") by more than they vary";
+}
+
+/// The one repetition of at least kLoneOutlierMin whose leaving out brings the others' CV within
+/// kWideCv: the farthest from the median on a log scale (a rate and a time are reciprocals).
+/// The figure is the median, which one outlier does not move; more than one is a spread.
+std::optional<size_t> lone_outlier(const std::vector<double> &x) {
+  if (x.size() < kLoneOutlierMin ||
+      std::any_of(x.begin(), x.end(), [](double v) { return !(v > 0); }))
+    return std::nullopt;
+  const double median = summarize(x).median;
+  size_t far = 0;
+  for (size_t i = 1; i < x.size(); ++i)
+    if (std::fabs(std::log(x[i] / median)) > std::fabs(std::log(x[far] / median)))
+      far = i;
+  std::vector<double> rest = x;
+  rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(far));
+  if (steadiness_of(rest).cv > kWideCv)
+    return std::nullopt;
+  return far;
 }
 
 const char *figure_unit(const TestResult &t) { return t.comm ? "us" : merit_unit(t.merit); }
@@ -231,9 +251,20 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
                    ", not within the target +-" + percent(block.reps_target) + " (stopped at the " +
                    (*t.reps_stop == RepsStop::TimeCap ? "time cap" : "largest count") + ")");
   } else if (s.count >= 3 && s.cv > kWideCv) {
-    add_flag(t.flags, Flag::WideSpread,
-             "the repetitions vary by " + percent(s.cv) + " (CV; " + num(s.min_over_median) + ".." +
-                 num(s.max_over_median) + " of the median), more than " + percent(kWideCv));
+    const std::optional<size_t> lone = lone_outlier(x);
+    if (!lone) {
+      add_flag(t.flags, Flag::WideSpread,
+               "the repetitions vary by " + percent(s.cv) + " (CV; " + num(s.min_over_median) +
+                   ".." + num(s.max_over_median) + " of the median), more than " +
+                   percent(kWideCv));
+    } else {
+      std::vector<double> rest = x;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(*lone));
+      t.notes.push_back("repetition " + std::to_string(t.reps[*lone].rep) + " lies at " +
+                        num(x[*lone] / s.median) + " of the median, apart from the others (CV " +
+                        percent(s.cv) + " with it, " + percent(steadiness_of(rest).cv) +
+                        " without): the figure, their median, does not rest on it");
+    }
   }
   if (is_bimodal(x))
     add_flag(t.flags, Flag::Bimodal,

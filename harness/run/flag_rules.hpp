@@ -15,6 +15,10 @@ namespace pio::harness {
 inline constexpr double kMostlyResident = 0.5;
 /// wide_spread: the repetitions' coefficient of variation above this (3 repetitions or more).
 inline constexpr double kWideCv = 0.10;
+/// wide_spread: from this many repetitions on, one repetition apart from the others, which are
+/// within kWideCv without it, is a note, not a spread (the figure, the median, does not rest on
+/// it).
+inline constexpr size_t kLoneOutlierMin = 5;
 /// warm_up: the first repetition lies beyond the others' range by more than that range, and by
 /// more than this factor less 1 (3 repetitions or more; ratios: on a log scale).
 inline constexpr double kWarmUpMinShift = 0.10;

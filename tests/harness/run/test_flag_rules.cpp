@@ -247,6 +247,27 @@ TEST_CASE("wide_spread, bimodal and warm_up over the repetitions", "[flag_rules]
   CHECK(flagged(wide, Flag::WideSpread));
   CHECK(!flagged(wide, Flag::WarmUp));
 
+  // One repetition of five apart from the others, which agree: a note, not a spread (the
+  // median does not rest on it); two apart are a spread; below five repetitions, no allowance.
+  TestResult lone = io_test({2028, 2004, 1993, 1995, 1541});
+  assess_test(lone, block, one_host());
+  CHECK(lone.summary.steadiness.cv > 0.1);
+  CHECK(!flagged(lone, Flag::WideSpread));
+  REQUIRE(lone.notes.size() == 1);
+  CHECK_THAT(lone.notes[0], Catch::Contains("repetition 4 lies at 0.772 of the median"));
+  CHECK_THAT(lone.notes[0], Catch::Contains("does not rest on it"));
+  TestResult pair = io_test({100, 101, 99, 60, 75});
+  assess_test(pair, block, one_host());
+  CHECK(flagged(pair, Flag::WideSpread));
+  CHECK(pair.notes.empty());
+  TestResult fast_one = io_test({100, 101, 99, 100, 160});
+  assess_test(fast_one, block, one_host());
+  CHECK(!flagged(fast_one, Flag::WideSpread));
+  CHECK_THAT(fast_one.notes.at(0), Catch::Contains("repetition 4 lies at 1.6 of the median"));
+  TestResult four = io_test({100, 101, 99, 60});
+  assess_test(four, block, one_host());
+  CHECK(flagged(four, Flag::WideSpread));
+
   TestResult two = io_test({100, 101, 102, 150, 151, 152});
   assess_test(two, block, one_host());
   CHECK(flagged(two, Flag::Bimodal));
@@ -271,10 +292,15 @@ TEST_CASE("wide_spread, bimodal and warm_up over the repetitions", "[flag_rules]
   assess_test(after, warmed, one_host());
   CHECK(!flagged(after, Flag::WarmUp));
   CHECK(!flagged(after, Flag::WideSpread));
-  TestResult after_slow = io_test({40, 100, 102, 99, 101});
+  TestResult after_slow = io_test({40, 100, 102, 99, 101, 60});
   assess_test(after_slow, warmed, one_host());
   CHECK(!flagged(after_slow, Flag::WarmUp));
   CHECK(flagged(after_slow, Flag::WideSpread));
+  TestResult after_one = io_test({40, 100, 102, 99, 101});
+  assess_test(after_one, warmed, one_host());
+  CHECK(!flagged(after_one, Flag::WarmUp));
+  CHECK(!flagged(after_one, Flag::WideSpread)); // one apart: a note
+  CHECK_THAT(after_one.notes.at(0), Catch::Contains("repetition 0 lies at 0.4 of the median"));
   TestResult unwarmed = io_test({88, 100, 102, 99, 101});
   assess_test(unwarmed, block, one_host());
   CHECK(flagged(unwarmed, Flag::WarmUp));
