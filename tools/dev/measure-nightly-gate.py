@@ -21,7 +21,8 @@ average before and after. Everything it makes goes under --out (default a new di
 /tmp); the loop device, its mount and the cgroup are removed at the end, also on Ctrl-C.
 
   measure-nightly-gate.py [--fs tmpfs,ext4] [--nights 20] [--provoked 5] [--keep 5] [--np 2]
-      [--config docs/examples/nightly.conf] [--compare-args "--threshold 30%"] [--out DIR]
+      [--config docs/examples/nightly.conf] [--compare-args "--threshold 30%"]
+      [--loop-direct-io on|off] [--out DIR]
 
 Needs root for ext4 (losetup, mount) and for the cgroup; the harness from PIO_HARNESS or the
 build tree (build/install/bin/pio-harness, with its modules)."""
@@ -58,9 +59,11 @@ def run(cmd, **kw):
 
 
 @contextlib.contextmanager
-def scratch_fs(kind, out, size_mib):
+def scratch_fs(kind, out, size_mib, direct_io=True):
     """A directory on the file system `kind` ("tmpfs": under /dev/shm; "ext4": a loop-mounted
-    image under `out`, made and removed here)."""
+    image under `out`, made and removed here; `direct_io`: the loop device reads and writes its
+    image with O_DIRECT, so that the image's pages are not cached a second time on the host
+    file system and a read after CacheMode drop reaches the disk)."""
     if kind == "tmpfs":
         d = tempfile.mkdtemp(prefix="pio-gate-", dir="/dev/shm")
         try:
@@ -78,7 +81,8 @@ def scratch_fs(kind, out, size_mib):
     mounted = False
     try:
         run(["mkfs.ext4", "-q", "-F", image])
-        loop = run(["losetup", "--find", "--show", image]).stdout.strip()
+        loop = run(["losetup", "--find", "--show"]
+                   + (["--direct-io=on"] if direct_io else []) + [image]).stdout.strip()
         run(["mount", loop, mnt])
         mounted = True
         yield mnt
@@ -219,8 +223,19 @@ def night(job, config, env, kind, log):
     if saved:
         with open(saved[-1], encoding="utf-8") as f:
             comparison = json.load(f)
-    return {"kind": kind, "exit": p.returncode, "comparison": comparison,
-            "run": comparison.get("candidate") if comparison else None}
+    run_file = comparison.get("candidate") if comparison else None  # relative to the job
+    return {"kind": kind, "exit": p.returncode, "comparison": comparison, "run": run_file,
+            "flags": flags_of(os.path.join(job, run_file)) if run_file else {}}
+
+
+def flags_of(run_file):
+    """{flag: [test, ...]} of a night's results (every test's flags, allowed or not)."""
+    out = {}
+    for m in results.load(run_file).get("modules", []):
+        for t in m.get("tests", []):
+            for f in t.get("flags", []):
+                out.setdefault(f["flag"], []).append(f"{m.get('label')} / {t.get('label')}")
+    return out
 
 
 def slowdown(comparison):
@@ -257,15 +272,30 @@ def summary(fs, nights, job, compare_args, cap_how):
     out.append(f"  A/A nights failing (exit 1): {fails} of {len(aa)}"
                + (f"; other exits: {', '.join(f'{c} x{k}' for k, c in sorted(other.items()))}"
                   if other else "") + " (target: at most 1 in 20)")
+    allow = set(allowed(compare_args))
+    raised = [{f: ts for f, ts in n["flags"].items() if f not in allow} for n in aa]
+    counts = {}
+    for r in raised:
+        for f, ts in r.items():
+            for t in ts:
+                counts[f"{f} ({t})"] = counts.get(f"{f} ({t})", 0) + 1
+    out.append(f"  A/A nights with a flag not allowed: {sum(bool(r) for r in raised)} of "
+               f"{len(aa)} (target: at most 1 in 20)"
+               + (": " + "; ".join(f"{k} x{c}" for k, c in sorted(counts.items()))
+                  if counts else ""))
     for kind, what in (("cpu", f"CPU cap ({cap_how})"), ("sync", "SyncWrites on")):
         ns = [n for n in nights if n["kind"] == kind]
         if not ns:
             continue
         caught = sum(n["exit"] == compare.EXIT_REGRESSION for n in ns)
+        refused = [n for n in ns if n["exit"] == compare.EXIT_FLAGGED]
+        named = sorted({f for n in refused for f in n["flags"]} - set(allowed(compare_args)))
         slow = [slowdown(n["comparison"]) for n in ns if n["comparison"]]
         slow = [s for s in slow if s]
-        out.append(f"  {what}: caught {caught} of {len(ns)}; I/O slowdown per night (median over "
-                   "the I/O tests, baseline / night): "
+        out.append(f"  {what}: called a regression (exit 1) {caught} of {len(ns)}; job failed "
+                   f"flagged (exit 6) {len(refused)} of {len(ns)}"
+                   + (f" ({', '.join(named)})" if named else "")
+                   + "; I/O slowdown per night (median over the I/O tests, baseline / night): "
                    + (", ".join(f"{s:.2f}x" for s in slow) or "none measured"))
     with_run = [n for n in aa if n["run"]]
     if with_run:
@@ -307,6 +337,8 @@ def main(argv):
                     help="the CPU cap, per cent of one CPU (default 25)")
     ap.add_argument("--ext4-mib", type=int, default=4096,
                     help="ext4 image size (default 4096: the shipped config writes 1 GiB files)")
+    ap.add_argument("--loop-direct-io", choices=("on", "off"), default="on",
+                    help="ext4's loop device with direct I/O to its image (default on)")
     ap.add_argument("--seed", type=int, default=1, help="order of the nights (default 1)")
     ap.add_argument("--out", help="where everything goes (default: a new /tmp directory)")
     a = ap.parse_args(argv)
@@ -328,7 +360,8 @@ def main(argv):
         for fs in a.fs.split(","):
             job = os.path.join(out, fs, "job")
             os.makedirs(job, exist_ok=True)
-            with scratch_fs(fs, os.path.join(out, fs), a.ext4_mib) as scratch, \
+            with scratch_fs(fs, os.path.join(out, fs), a.ext4_mib,
+                            a.loop_direct_io == "on") as scratch, \
                     open(os.path.join(out, fs, "nights.log"), "w") as log:
                 fs_args = with_allowed(a.compare_args, UNAVOIDABLE.get(fs, []))
                 e = dict(env, PIO_SCRATCH=scratch, COMPARE_ARGS=fs_args)
