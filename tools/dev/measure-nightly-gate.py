@@ -22,7 +22,7 @@ average before and after. Everything it makes goes under --out (default a new di
 
   measure-nightly-gate.py [--fs tmpfs,ext4] [--nights 20] [--provoked 5] [--keep 5] [--np 2]
       [--config docs/examples/nightly.conf] [--compare-args "--threshold 30%"]
-      [--loop-direct-io on|off] [--out DIR]
+      [--loop-direct-io on|off] [--ext4-image-dir DIR] [--out DIR]
 
 Needs root for ext4 (losetup, mount) and for the cgroup; the harness from PIO_HARNESS or the
 build tree (build/install/bin/pio-harness, with its modules)."""
@@ -59,7 +59,7 @@ def run(cmd, **kw):
 
 
 @contextlib.contextmanager
-def scratch_fs(kind, out, size_mib, direct_io=True):
+def scratch_fs(kind, out, size_mib, direct_io=True, image_dir=None):
     """A directory on the file system `kind` ("tmpfs": under /dev/shm; "ext4": a loop-mounted
     image under `out`, made and removed here; `direct_io`: the loop device reads and writes its
     image with O_DIRECT, so that the image's pages are not cached a second time on the host
@@ -73,7 +73,7 @@ def scratch_fs(kind, out, size_mib, direct_io=True):
         return
     if kind != "ext4":
         raise SystemExit(f"measure-nightly-gate: unknown file system {kind} (tmpfs or ext4)")
-    image, mnt = os.path.join(out, "ext4.img"), os.path.join(out, "ext4.mnt")
+    image, mnt = os.path.join(image_dir or out, "ext4.img"), os.path.join(out, "ext4.mnt")
     os.makedirs(mnt, exist_ok=True)
     with open(image, "wb") as f:
         f.truncate(size_mib << 20)
@@ -339,6 +339,10 @@ def main(argv):
                     help="ext4 image size (default 4096: the shipped config writes 1 GiB files)")
     ap.add_argument("--loop-direct-io", choices=("on", "off"), default="on",
                     help="ext4's loop device with direct I/O to its image (default on)")
+    ap.add_argument("--ext4-image-dir",
+                    help="where the ext4 image lives (default: under --out, on its disk); "
+                         "/dev/shm puts it in memory, with --loop-direct-io off: ext4's own code "
+                         "path over a device whose speed does not drift as a VM's disk does")
     ap.add_argument("--seed", type=int, default=1, help="order of the nights (default 1)")
     ap.add_argument("--out", help="where everything goes (default: a new /tmp directory)")
     a = ap.parse_args(argv)
@@ -361,7 +365,7 @@ def main(argv):
             job = os.path.join(out, fs, "job")
             os.makedirs(job, exist_ok=True)
             with scratch_fs(fs, os.path.join(out, fs), a.ext4_mib,
-                            a.loop_direct_io == "on") as scratch, \
+                            a.loop_direct_io == "on", a.ext4_image_dir) as scratch, \
                     open(os.path.join(out, fs, "nights.log"), "w") as log:
                 fs_args = with_allowed(a.compare_args, UNAVOIDABLE.get(fs, []))
                 e = dict(env, PIO_SCRATCH=scratch, COMPARE_ARGS=fs_args)
