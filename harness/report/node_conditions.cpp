@@ -218,14 +218,16 @@ NodeSample sample_node() {
     }
   if (seen > 0)
     s.swapped_pages = swapped;
+  return s;
+}
+
+double own_run_delay_us() {
   std::ifstream own("/proc/thread-self/schedstat");
   std::string line;
-  if (std::getline(own, line)) {
-    const double ns = run_delay_ns_of(line);
-    if (ns >= 0)
-      s.run_delay_us = ns / 1e3;
-  }
-  return s;
+  if (!std::getline(own, line))
+    return -1;
+  const double ns = run_delay_ns_of(line);
+  return ns < 0 ? -1 : ns / 1e3;
 }
 
 double run_delay_ns_of(const std::string &schedstat) {

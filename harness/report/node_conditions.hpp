@@ -17,20 +17,19 @@ namespace pio::harness {
 /// and, on node rank 0, the rest read from /proc and /sys. Complete on node rank 0 only.
 NodeConditions measure_node_conditions(MPI_Comm node);
 
-/// One reading of a node's CPU pressure and swap counters and of the reading thread's run-queue
-/// delay.
+/// One reading of a node's CPU pressure and swap counters.
 struct NodeSample {
   double wall_s = 0;               ///< MPI_Wtime when read
   double cpu_some_us = -1;         ///< /proc/pressure/cpu "some" total, microseconds (-1: none)
   std::int64_t swapped_pages = -1; ///< /proc/vmstat pswpin + pswpout (-1: unreadable)
-  /// This thread's time runnable but waiting for a CPU (/proc/thread-self/schedstat's
-  /// run_delay), microseconds (-1: unreadable)
-  double run_delay_us = -1;
 };
 
-/// Reads this node's counters and the calling thread's run-queue delay now (every rank, before
-/// and after a test; the node's counters matter on its leader).
+/// Reads this node's counters now (a node's leader, before and after a test).
 NodeSample sample_node();
+
+/// The calling thread's time so far runnable but waiting for a CPU (/proc/thread-self/schedstat's
+/// run_delay), microseconds; -1 where unreadable.
+double own_run_delay_us();
 
 /// The run-queue delay, in nanoseconds, of a /proc/<pid>/schedstat line ("<on cpu ns> <run
 /// delay ns> <timeslices>"); -1 for a line that is not one.

@@ -8,22 +8,38 @@
 
 namespace pio::harness {
 
+void PhaseWait::start() {
+  delay0_us_ = own_run_delay_us();
+  wall0_s_ = MPI_Wtime();
+}
+
+void PhaseWait::stop() {
+  const double wall = MPI_Wtime();
+  const double delay = own_run_delay_us();
+  if (delay0_us_ < 0 || delay < 0)
+    return;
+  waited_us_ += delay - delay0_us_;
+  wall_us_ += (wall - wall0_s_) * 1e6;
+}
+
+double PhaseWait::share() const {
+  return wall_us_ > 0 ? std::clamp(waited_us_ / wall_us_, 0.0, 1.0) : -1;
+}
+
 TestConditions test_conditions(MPI_Comm block, MPI_Comm node, bool taking_part, int usable_cores,
-                               const NodeSample &start) {
+                               const NodeSample &start, double own_wait_share) {
   int node_rank = 0, rank = 0, size = 1;
   MPI_Comm_rank(node, &node_rank);
   MPI_Comm_rank(block, &rank);
   MPI_Comm_size(block, &size);
   int mine = taking_part ? 1 : 0, on_node = 0;
   mpi_check(MPI_Reduce(&mine, &on_node, 1, MPI_INT, MPI_SUM, 0, node), "MPI_Reduce");
-  const NodeSample end = sample_node();
-  const double wall_us = (end.wall_s - start.wall_s) * 1e6;
-  // Every rank of the test: the share of the test it waited for a CPU. Leaders: ranks of the
-  // test on the node, its cores, the node's CPU pressure share, pages swapped.
-  double row[5] = {-1, -1, -1, -1, -1};
-  if (taking_part && end.run_delay_us >= 0 && start.run_delay_us >= 0 && wall_us > 0)
-    row[4] = std::clamp((end.run_delay_us - start.run_delay_us) / wall_us, 0.0, 1.0);
+  // Every rank of the test: the share of its recorded phases it waited for a CPU. Leaders: ranks
+  // of the test on the node, its cores, the node's CPU pressure share, pages swapped.
+  double row[5] = {-1, -1, -1, -1, taking_part ? own_wait_share : -1};
   if (node_rank == 0) {
+    const NodeSample end = sample_node();
+    const double wall_us = (end.wall_s - start.wall_s) * 1e6;
     row[0] = on_node;
     row[1] = usable_cores;
     if (end.cpu_some_us >= 0 && start.cpu_some_us >= 0 && wall_us > 0)

@@ -285,7 +285,7 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
   if (c.cpu_wait_fraction >= 0) {
     if (c.cpu_wait_fraction > kHeavyCpuWait)
       waited = "a rank of the test waited for a CPU during " + percent(c.cpu_wait_fraction) +
-               " of the test (its run-queue delay, /proc/thread-self/schedstat)";
+               " of its phases (its run-queue delay, /proc/thread-self/schedstat)";
   } else if (c.node_cpu_pressure > kHeavyCpuWait) {
     waited = "tasks waited for a CPU during " + percent(c.node_cpu_pressure) +
              " of the test on a node (/proc/pressure/cpu)";

@@ -104,6 +104,8 @@ public:
   /// Every repetition (ModuleReps, or until ModuleReps auto stops), then the test's file kept
   /// or removed. Returns the agreed failure that stopped them.
   std::optional<Failure> run();
+  /// The share of its recorded phases this rank waited for a CPU (-1: not measured).
+  double wait_share() const { return wait_.share(); }
 
 private:
   /// One repetition: the file opened, describe_test, every phase, the file closed,
@@ -147,6 +149,8 @@ private:
   std::string path_;          ///< this rank's file ("" without a file)
   bool owns_path_ = false;    ///< this rank creates (and later deletes) path_
   std::string where_;         ///< "test N (label)", for messages
+  bool warming_ = false;      ///< the repetition running is a warm-up
+  PhaseWait wait_;            ///< this rank's run-queue wait in the recorded phases
 };
 
 TestRun::TestRun(RunState &rs, const BlockRanks &ranks, Module &module, const ModuleContext &mctx,
@@ -192,6 +196,7 @@ std::optional<Failure> TestRun::run() {
 }
 
 std::optional<Failure> TestRun::repetition(long run, long rep, bool warming) {
+  warming_ = warming;
   TestSpec running = spec_;                     // every repetition starts from the declared test
   rs_.chains.cap_units(plan_, index_, running); // FilesFrom: no further than the source wrote
   TestContext tc(mctx_, running);
@@ -307,8 +312,12 @@ std::optional<Failure> TestRun::run_phases(TestContext &tc, const TestSpec &runn
       controls.unit_cap = stonewall_cap(timings.back().units, running.phases[k - 1].work_units,
                                         running.phases[k].work_units);
     latencies.clear();
+    if (!warming_)
+      wait_.start();
     timings.push_back(run_phase(module_, tc, c_.all, static_cast<int>(k), mctx_.sync_writes,
                                 mctx_.collective, controls));
+    if (!warming_)
+      wait_.stop();
     if (timings.back().failure)
       return timings.back().failure;
     if (has_file)
@@ -382,16 +391,18 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   if (!problem.empty())
     return Failure{
         0, "test " + std::to_string(index + 1) + " (" + spec.label + "): " + problem, {}};
-  // The counters before the test (each rank's run-queue delay, the node's on its leader), for
-  // what the nodes saw during it.
-  const NodeSample start = sample_node();
+  // The node's counters before the test (its leader), for what the nodes saw during it.
+  const NodeSample start = rs.node.leader ? sample_node() : NodeSample{};
   GroupComms c = make_group_comms(ranks.comm, spec.groups);
   result.procs = c.procs;
   result.groups = c.groups;
   std::optional<Failure> local;
   int failed_rank = ranks.size; // the failing rank in the block (size: none)
+  double own_wait = -1;
   if (c.all != MPI_COMM_NULL) {
-    local = TestRun(rs, ranks, module, mctx, plan, spec, index, c, result).run();
+    TestRun test(rs, ranks, module, mctx, plan, spec, index, c, result);
+    local = test.run();
+    own_wait = test.wait_share();
     if (local)
       failed_rank = rank_in(c.all, local->rank, ranks.comm);
   }
@@ -402,7 +413,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   MPI_Ibarrier(ranks.comm, &idle);
   wait_alive(idle, "waiting for the ranks in the test", std::chrono::microseconds(200));
   const TestConditions seen = test_conditions(ranks.comm, ranks.node, c.all != MPI_COMM_NULL,
-                                              rs.node.conditions.usable_cores, start);
+                                              rs.node.conditions.usable_cores, start, own_wait);
   if (ranks.rank == 0)
     result.conditions = seen;
   int first = failed_rank;

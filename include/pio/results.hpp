@@ -188,7 +188,8 @@ inline const char *to_string(RepsStop s) {
 struct TestConditions {
   int ranks_per_node = 0; ///< the most ranks of the test on one node
   int usable_cores = 0;   ///< that node's usable cores (0: unknown)
-  /// The largest share of the test's wall time one of its ranks spent runnable but waiting for
+  /// The largest share of the test's recorded phases (their unit loops, not the untimed
+  /// preparation, page-cache checks or warm-ups) one of its ranks spent runnable but waiting for
   /// a CPU (its run-queue delay, /proc/thread-self/schedstat; -1: not measured).
   double cpu_wait_fraction = -1;
   /// The largest share of the test's wall time in which some task on a node waited for a CPU

@@ -195,6 +195,17 @@ def test_the_space_gives_config_text_and_hook_commands():
     assert posix.config_text({"Interface": "posix", "Hint:romio_cb_write": "enable"}) == (
         "Interface posix\n"
         "# Hint romio_cb_write enable: no effect through Interface posix (no MPI-IO)\n")
+    # Collective through POSIX is as inert as a hint (the shipped example on ext4 recommended
+    # "Collective on" beside "Interface posix").
+    posix.params.append(tune_space.Param({
+        "name": "Collective", "target": "harness", "kind": "choice", "values": ["on", "off"],
+        "global": True, "uses": [{"block": "b", "default": "off"}]}))
+    assert posix.config_text({"Interface": "posix", "Collective": "on"}) == (
+        "Interface posix\n# Collective on: no effect through Interface posix (each rank's own "
+        "calls, no MPI-IO)\n")
+    assert posix.config_text({"Interface": "mpiio", "Collective": "on"}) == (
+        "Interface mpiio\nCollective on\n")
+    posix.params.pop()
     assert posix.config_text({"Interface": "mpiio", "Hint:romio_cb_write": "enable"}) == (
         "Interface mpiio\nHint romio_cb_write enable\n")
     assert posix.config_text({"Interface": "mpiio", "Collective": "off",

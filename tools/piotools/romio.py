@@ -14,3 +14,17 @@ def no_effect(hint, interface, collective):
     if hint in CB_HINTS and collective == "off":
         return "no effect under Collective off (collective buffering acts on collective calls)"
     return None
+
+
+def setting_no_effect(name, interface, collective):
+    """Why a setting pio-tune may vary (Collective, FileView, Hint:<key>) has no effect under this
+    interface and call style, or None: a hint as no_effect says; Collective and FileView
+    through POSIX, which makes each rank's own calls (posix runs collective calls
+    independently; file views are MPI-IO's)."""
+    if name.startswith("Hint:"):
+        return no_effect(name[5:], interface, collective)
+    if name == "Collective" and interface == "posix":
+        return "no effect through Interface posix (each rank's own calls, no MPI-IO)"
+    if name == "FileView" and interface == "posix":
+        return "no effect through Interface posix (file views are MPI-IO's)"
+    return None

@@ -150,15 +150,16 @@ class Space:
 
     def config_text(self, values, header=""):
         """The settings as config lines ready to paste: global ones first, then each block's
-        own under a comment naming it; Hook: values, and hints that cannot act (romio.py:
-        under Interface posix, collective buffering under Collective off), as comments."""
+        own under a comment naming it; Hook: values, and settings that cannot act (romio.py:
+        hints, Collective and FileView under Interface posix, collective buffering under
+        Collective off), as comments."""
         lines = [header] if header else []
         iface = str(values.get("Interface", "")).lower()
         coll = str(values.get("Collective", "")).lower()
         glob = [p for p in self.params if p.global_ and p.name in values]
         for p in glob:
             line = p.config_line(values[p.name])
-            why = romio.no_effect(p.name[5:], iface, coll) if p.target == "hint" else None
+            why = romio.setting_no_effect(p.name, iface, coll)
             if why:  # said, not recommended: the value cannot have mattered
                 line = f"# {line}: {why}"
             lines.append(line if line else f"# {p.name} {values[p.name]}: applied by TuneHook")

@@ -112,6 +112,10 @@ def console(summary):
                          v["verdict"] + (" (proven)" if v["proven"] else "")])
         out.append(text.table(["candidate", "defaults", "candidate", "change", "95% CI",
                                "p (adj.)", "verdict"], body, "lrrrrrl"))
+        for name, v in conf["verdicts"].items():
+            for flag, why in (v.get("flags") or {}).items():
+                out.append(f"flagged: {name}: no proof on a flagged figure: {flag}: {why} "
+                           "(pio-tune --allow FLAG accepts it)")
         floor = max(v["p_floor"] for v in conf["verdicts"].values())
         if floor >= summary["settings"].get("alpha", 0.05):
             out.append(f"note: {next(iter(conf['verdicts'].values()))['n_defaults']} samples of "

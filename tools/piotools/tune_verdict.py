@@ -36,11 +36,27 @@ def pooled(docs):
     return out
 
 
+def flags_in(docs, allow=()):
+    """{flag: "block / test: reason"} of the first test carrying each flag in `docs`, the flags
+    `allow` names left out: figures the harness could not vouch for (docs/reference/results.md,
+    "Flags"), on which pio-compare gives no verdict."""
+    out = {}
+    for d in docs:
+        for m in d.get("modules", []):
+            for t in m.get("tests", []):
+                for f in t.get("flags", []):
+                    if f["flag"] not in allow and f["flag"] not in out:
+                        out[f["flag"]] = f"{m.get('label')} / {t.get('label')}: {f['reason']}"
+    return out
+
+
 def judge(default_docs, candidates, objective, threshold=compare.DEFAULTS["threshold"],
-          alpha=compare.DEFAULTS["alpha"], level=0.95):
+          alpha=compare.DEFAULTS["alpha"], level=0.95, allow=()):
     """Verdicts of candidates ({name: [results docs]}) against the defaults' runs. Returns
     {name: {"verdict", "proven", "change", "ci", "p", "p_adjusted", "spread", "n_defaults",
-    "n_candidate", "tests": compare_runs rows}}."""
+    "n_candidate", "tests": compare_runs rows, "flags"}}. A candidate whose runs, or the
+    defaults' runs, carry a flag `allow` does not name is "flagged" and never proven, as
+    pio-compare refuses a verdict on a flagged test."""
     base = [objective.per_repetition(d) for d in default_docs]
     out = {}
     for name, docs in candidates.items():
@@ -59,6 +75,9 @@ def judge(default_docs, candidates, objective, threshold=compare.DEFAULTS["thres
         r["p_floor"] = smallest_p(r["n_defaults"], r["n_candidate"], len(names))
         r["detectable"] = stats.detectable(r["se"], r["df"], one)
         r["verdict"] = stats.verdict(r["change"], padj, threshold, alpha, r["detectable"])
+        r["flags"] = flags_in(default_docs + candidates[name], allow)
+        if r["flags"]:
+            r["verdict"] = "flagged"
         r["proven"] = r["verdict"] == PROVEN and not any(
             t.get("verdict") == "regression" for t in r["tests"])
     return out
