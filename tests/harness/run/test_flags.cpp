@@ -464,13 +464,18 @@ TEST_CASE("CPU burners that keep the ranks from the CPU are flagged heavy_load; 
     CHECK(t.at("conditions").at("cpu_wait_fraction").get<double>() > 0.2);
     REQUIRE(has_flag(t, "heavy_load"));
     CHECK_THAT(flag_reason(t, "heavy_load"), Catch::Contains("a rank of the test waited"));
+    // The ranks' own wait, not the burners', decides; on a node loaded by other work (a CI
+    // machine running other tests) the ranks may wait too, and then the flag is right.
     const auto &b = first_test(beside.results);
-    CHECK(b.at("conditions").at("cpu_wait_fraction").get<double>() < 0.2);
-    CHECK(!has_flag(b, "heavy_load"));
-    if (psi) // what the node's pressure alone would have flagged
-      CHECK(b.at("conditions").at("node_cpu_pressure").get<double>() > 0.5);
-    else
+    const double wait = b.at("conditions").at("cpu_wait_fraction").get<double>();
+    CHECK(has_flag(b, "heavy_load") == (wait > 0.2));
+    if (psi) { // the burners waited all along: the node's pressure alone would have flagged
+      const double pressure = b.at("conditions").at("node_cpu_pressure").get<double>();
+      CHECK(pressure > 0.5);
+      CHECK(wait < pressure - 0.1);
+    } else {
       CHECK(b.at("conditions").at("node_cpu_pressure").is_null());
+    }
     return true;
   }));
 }
