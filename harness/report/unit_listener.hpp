@@ -1,7 +1,8 @@
 #pragma once
 /// Live progress from inside a test (docs/reference/results.md, "Live progress"): the runner hands
-/// the unit loop a listener (rank 0's ProgressReporter) that it tells after every work unit; on
-/// other ranks, and when progress is off, there is none and the call costs one pointer test.
+/// the unit loop a listener (rank 0's ProgressReporter) that it tells of a finished work unit at
+/// most every 50 ms (the first unit of a phase always); on other ranks, and when progress is off,
+/// there is none and the call costs one pointer test.
 
 #include <cstdint>
 
@@ -9,7 +10,7 @@
 
 namespace pio::harness {
 
-/// Receives each work unit's completion (rank 0, progress reporting on).
+/// Receives work units' completion (rank 0, progress reporting on).
 class UnitListener {
 public:
   virtual ~UnitListener() = default;

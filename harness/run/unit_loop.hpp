@@ -42,7 +42,8 @@ struct LoopControls {
   /// SyncAtEnd: phase scope and wear-out flush the file (Interface::sync) once after the last
   /// unit, before B2, so the flush is timed (IOR -e).
   bool sync_at_end = false;
-  /// Told after every unit (rank 0's live progress); nullptr: nobody listens.
+  /// Told of a unit's end at most every 50 ms of the rank's clock (rank 0's live progress);
+  /// nullptr: nobody listens.
   UnitListener *listener = nullptr;
   /// Where the test's Interface reports the latencies of the operations each work unit starts
   /// (Interface::report_latencies); nullptr: none recorded. It must outlive the open file.
