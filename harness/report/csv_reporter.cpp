@@ -186,7 +186,9 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
     for (const auto &p : rep.phases) // per-operation latencies (a backend with QueueDepth)
       if (p.latency) {
         const auto put = [&](const std::string &stat, const std::string &value) {
-          const std::string column = "clat:" + p.label + ":" + stat;
+          // clat:<phase>:<stat>; a test's one unnamed phase: clat:<stat>
+          const std::string column =
+              "clat:" + (p.label.empty() ? std::string() : p.label + ":") + stat;
           add_column(latency_, column);
           row[column] = value;
         };

@@ -81,15 +81,17 @@ def _test_cells(t):
 
 
 def _latency_cells(phase):
-    """A phase's per-operation latency cells, clat:<phase>:<stat> (docs/reference/timing.md, "Queue
-    depth"); percentiles in ascending order, as the harness's kLatencyPercentiles."""
+    """A phase's per-operation latency cells, clat:<phase>:<stat>, or clat:<stat> for a test's one
+    unnamed phase (docs/reference/timing.md, "Queue depth"); percentiles in ascending order, as
+    the harness's kLatencyPercentiles."""
     lat, label = phase["latency"], phase.get("label", "")
-    cells = {f"clat:{label}:count": _str(lat.get("count"))}
+    prefix = f"clat:{label}:" if label else "clat:"
+    cells = {f"{prefix}count": _str(lat.get("count"))}
     for stat in ("min_us", "mean_us", "max_us"):
-        cells[f"clat:{label}:{stat}"] = _number(lat.get(stat))
+        cells[f"{prefix}{stat}"] = _number(lat.get(stat))
     percentiles = lat.get("percentiles_us") or {}
     for name in sorted(percentiles, key=lambda n: float(n.lstrip("p"))):
-        cells[f"clat:{label}:{name}_us"] = _number(percentiles[name])
+        cells[f"{prefix}{name}_us"] = _number(percentiles[name])
     return cells
 
 

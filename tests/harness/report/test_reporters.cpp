@@ -201,6 +201,24 @@ TEST_CASE(
     CHECK(row.size() == rows[0].size());
 }
 
+TEST_CASE("CSV: the latencies of a test's one unnamed phase are in clat:<stat> columns") {
+  Scratch scratch;
+  const std::string path = scratch.file("latency_unnamed.csv");
+  RunResult run = test::sample_run();
+  PhaseResult &phase = run.modules.at(0).tests.at(0).reps.at(1).phases.at(0);
+  phase.label.clear();
+  phase.latency = OpLatencies{64, 2.1, 3.4, 41, {3, 5.5, 20, 40.5}};
+  {
+    CsvReporter csv(path, false);
+    test::replay(run, csv);
+  }
+  const auto rows = parse_csv(slurp(path));
+  CHECK(cell(rows, 2, "clat:count") == "64");
+  CHECK(cell(rows, 2, "clat:p99.9_us") == "40.5");
+  for (const auto &name : rows.at(0))
+    CHECK(name.find("clat::") == std::string::npos);
+}
+
 TEST_CASE("CSV quoting follows RFC 4180") {
   CHECK(harness::csv_field("plain") == "plain");
   CHECK(harness::csv_field("a,b") == "\"a,b\"");
