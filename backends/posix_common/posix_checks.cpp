@@ -2,7 +2,6 @@
 #include "posix_checks.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -13,28 +12,10 @@
 #include <cstring>
 
 #include "pio/error.hpp"
+#include "pio/memory_fs.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace pio::io {
-
-namespace {
-
-/// "tmpfs" or "ramfs" for a memory file system's statfs type, else nullptr.
-const char *memory_file_system(long type) {
-  if (type == TMPFS_MAGIC)
-    return "tmpfs";
-  if (type == RAMFS_MAGIC)
-    return "ramfs";
-  return nullptr;
-}
-
-/// tmpfs (and ramfs) accept O_DIRECT since Linux 6.6 but keep the data in the page cache: there
-/// is no storage to bypass, so ODirect would measure buffered I/O under another name.
-constexpr const char *kNoStorageBelow =
-    ", which has no storage below its page cache for direct I/O to reach (older kernels refuse "
-    "O_DIRECT there with EINVAL; newer ones accept it and buffer as usual)";
-
-} // namespace
 
 Descriptor::~Descriptor() {
   if (fd >= 0)
@@ -63,24 +44,18 @@ DirectAlignment direct_io_alignment(int fd) {
 }
 
 DirectAlignment checked_direct(int fd, const std::string &path) {
-  struct statfs fs;
-  if (::fstatfs(fd, &fs) == 0)
-    if (const char *name = memory_file_system(static_cast<long>(fs.f_type)))
-      throw Error("open(" + path + ", O_DIRECT): the file is on " + name + kNoStorageBelow,
-                  kDirectFix);
+  if (const char *name = memory_file_system_of_fd(fd))
+    throw Error("open(" + path + ", O_DIRECT): the file is on " + name + kNoStorageBelowPageCache,
+                kDirectFix);
   return direct_io_alignment(fd);
 }
 
 void refuse_direct_on_memory_file_system(const std::string &test_file) {
-  const auto slash = test_file.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : test_file.substr(0, slash + 1);
-  struct statfs fs;
-  if (::statfs(dir.c_str(), &fs) != 0)
-    return; // no directory yet: the open reports it
-  if (const char *name = memory_file_system(static_cast<long>(fs.f_type)))
+  // No directory yet: the open reports it.
+  if (const char *name = memory_file_system_at(test_file))
     throw DirectiveError("ODirect",
                          "ODirect on: the test file " + test_file + " would be on " + name +
-                             kNoStorageBelow,
+                             kNoStorageBelowPageCache,
                          kDirectFix);
 }
 

@@ -1,34 +1,17 @@
 // The rules of CacheMode and ReadShift (cache_rules.hpp).
 #include "config/cache_rules.hpp"
 
-#include <linux/magic.h>
-#include <sys/vfs.h>
-
 #include "config/config_error.hpp"
 #include "config/values.hpp"
+#include "pio/memory_fs.hpp"
 
 namespace pio::harness {
 
-namespace {
-
-/// The directory a path's file goes in ("." for a bare name).
-std::string directory_of(const std::string &path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-} // namespace
-
 std::string direct_io_refusal(const ModuleBlock &block, const GlobalConfig &global) {
   const std::string file = block.test_file.empty() ? global.test_file : block.test_file;
-  const std::string dir = directory_of(file);
-  struct statfs fs;
-  if (::statfs(dir.c_str(), &fs) != 0)
-    return {}; // a missing directory is TestFile's own error, reported at the open
-  if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC)
-    return "TestFile " + file + " is on " + (fs.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs") +
-           ", whose pages are its storage: there is nothing below the page cache for O_DIRECT "
-           "to reach (older kernels refuse O_DIRECT there with EINVAL, newer ones buffer as usual)";
+  // A missing directory is TestFile's own error, reported at the open.
+  if (const char *name = memory_file_system_at(file))
+    return "TestFile " + file + " is on " + name + kNoStorageBelowPageCache;
   return {};
 }
 

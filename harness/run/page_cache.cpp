@@ -2,7 +2,6 @@
 #include "run/page_cache.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "pio/error.hpp"
+#include "pio/memory_fs.hpp"
 #include "pio/mpi_handles.hpp"
 
 namespace pio::harness {
@@ -79,9 +79,7 @@ FileResidency file_residency(const std::string &path, CacheProbe probe) {
   if (::fstat(f.fd, &st) != 0)
     throw Error("fstat of " + path + ": " + errno_text(errno));
   r.bytes = static_cast<std::int64_t>(st.st_size);
-  struct statfs fs;
-  r.memory_file_system =
-      ::fstatfs(f.fd, &fs) == 0 && (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC);
+  r.memory_file_system = memory_file_system_of_fd(f.fd) != nullptr;
   if (r.bytes == 0)
     return r;
   const std::int64_t page = ::sysconf(_SC_PAGESIZE);

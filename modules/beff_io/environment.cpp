@@ -9,17 +9,12 @@
 #include <fstream>
 
 #include "pio/io/backend.hpp"
+#include "pio/memory_fs.hpp"
 #include "pio/mpi_handles.hpp"
 #include "plan.hpp"
 
 namespace pio::beff_io {
 namespace {
-
-/// The directory a file is (to be) created in.
-std::string directory_of(const std::string &path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-}
 
 /// Memory of this node in bytes (sysconf, else /proc/meminfo), 0 if unknown.
 std::int64_t detect_node_memory() {
@@ -135,15 +130,6 @@ void probe_shared_pointers(const ModuleContext &ctx, bool type1, Environment &en
                     "file system)";
 }
 
-/// Whether the directory of `path` keeps its files in memory (tmpfs, ramfs).
-bool memory_backed(const std::string &path) {
-  constexpr long kTmpfs = 0x01021994, kRamfs = 0x858458f6; // linux/magic.h
-  struct statfs st;
-  if (::statfs(directory_of(path).c_str(), &st) != 0)
-    return false;
-  return static_cast<long>(st.f_type) == kTmpfs || static_cast<long>(st.f_type) == kRamfs;
-}
-
 /// MaxFileSize: a safety cap on all pattern types' files together (default_max_file_size).
 void find_max_file_size(const ModuleContext &ctx, Environment &env) {
   if (ctx.settings.has("MaxFileSize")) {
@@ -153,7 +139,7 @@ void find_max_file_size(const ModuleContext &ctx, Environment &env) {
   std::int64_t found[2] = {0, 0}; // free bytes, memory-backed
   if (ctx.rank == 0) {
     found[0] = free_space_of(ctx.test_file);
-    found[1] = memory_backed(ctx.test_file) ? 1 : 0;
+    found[1] = memory_file_system_at(ctx.test_file) ? 1 : 0;
   }
   MPI_Bcast(found, 2, MPI_INT64_T, 0, ctx.comm);
   env.max_file_size = default_max_file_size(found[0], found[1] != 0);

@@ -233,6 +233,8 @@ TEST_CASE("CacheMode direct is refused with the reason where O_DIRECT cannot byp
       // At the CacheMode line (line 7: TestFile, Interface, <ap_module>, three module lines).
       CHECK_THAT(ran.err, Catch::Contains(dir.file("direct_tmpfs.conf") + ":7: CacheMode direct"));
       CHECK_THAT(ran.err, Catch::Contains("is on tmpfs"));
+      CHECK_THAT(ran.err,
+                 Catch::Contains("is on tmpfs, which has no storage below its page cache"));
       CHECK_THAT(ran.err, Catch::Contains("CacheMode drop"));
       return true;
     }));
