@@ -92,7 +92,7 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     pr.stonewall_time_s = p.stonewall_time;
     pr.wear_out_time_s = p.wear_out_time;
     pr.stonewalled = p.stonewalled;
-    pr.timing_scope = timing_scope_name(p.scope);
+    pr.timing_scope = p.scope;
     pr.latency = p.latency;
     pr.units_overlapped = p.overlapped;
     if (spec.merit == Merit::Operations) { // work_unit counted operations, not bytes
