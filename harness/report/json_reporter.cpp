@@ -140,7 +140,7 @@ nlohmann::json to_json(const PhaseResult &p) {
       {"elapsed_time_s", p.elapsed_time_s},
       {"time_budget_s", p.time_budget_s},
       {"units_limit", p.units_limit},
-      {"end_check", p.end_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.end_check)},
+      {"end_check", p.end_check ? nlohmann::json(to_string(*p.end_check)) : nullptr},
       {"stonewalled", p.stonewalled},
       {"timing_scope", to_string(p.timing_scope)},
       {"bandwidth_MiBps", p.bandwidth_MiBps},

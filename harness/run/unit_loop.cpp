@@ -10,10 +10,6 @@
 
 namespace pio::harness {
 
-const char *end_check_name(EndCheck check) {
-  return check == EndCheck::PerUnit ? "per_unit" : "batched";
-}
-
 std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double elapsed,
                         double budget, std::int64_t max_units) {
   if (elapsed >= budget || (max_units > 0 && done >= max_units))

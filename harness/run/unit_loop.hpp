@@ -14,11 +14,6 @@
 
 namespace pio::harness {
 
-/// "batched" or "per_unit".
-const char *end_check_name(EndCheck check);
-/// The end check of a StoneWall phase in phase scope: IO500's stonewall with wear-out.
-inline constexpr const char *wear_out_check_name = "wear_out";
-
 /// The block's measurement controls for one phase.
 struct LoopControls {
   TimingScope scope = TimingScope::Unit; ///< TimingScope

@@ -33,7 +33,8 @@ namespace pio {
 /// Flag::WriteCache, ModuleInfo::runs_once, and a module's family (ModuleInfo::family and
 /// ModuleResult::family, pio/module_family.hpp). Version 13: TestConditions::node_cpu_pressure.
 /// Version 14: TimingScope is typed (pio/timing_scope.hpp: TestResult::timing_scope and
-/// PhaseResult::timing_scope).
+/// PhaseResult::timing_scope), and so is how a time-driven phase ended (PhaseResult::end_check, a
+/// PhaseEnd).
 inline constexpr int kApiVersion = 14;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
