@@ -170,7 +170,8 @@ struct ParseState {
                         "add ModuleName \"<module>\" inside the block; pio-harness "
                         "--list-modules lists the modules");
     const ModuleBlock &b = open->block;
-    if (b.sync_at_end && b.timing_scope == "unit" && !(b.stone_wall_wear_out && b.stone_wall > 0))
+    if (b.sync_at_end && b.timing_scope == TimingScope::Unit &&
+        !(b.stone_wall_wear_out && b.stone_wall > 0))
       throw ConfigError(b.file, b.line, "SyncAtEnd needs one timed window per phase",
                         "add TimingScope phase (or StoneWall with StoneWallWearOut on) to the "
                         "block, or remove SyncAtEnd");

@@ -9,6 +9,7 @@
 
 #include "config/config_source.hpp"
 #include "pio/cache_mode.hpp"
+#include "pio/timing_scope.hpp"
 #include "pio/verify_mode.hpp"
 
 namespace pio::harness {
@@ -72,15 +73,16 @@ struct ModuleBlock {
   long reps = 1;           ///< ModuleReps (1 to 1e6)
   double settle_time = 0;  ///< ModuleSettleTime seconds (0 to 86400)
   double suite_weight = 1; ///< SuiteWeight: this block's part of SuiteTime, relative to the others
-  std::string timing_scope = "unit";   ///< TimingScope: unit or phase (docs/reference/timing.md)
-  double stone_wall = 0;               ///< StoneWall seconds per phase (0 = off)
-  bool stone_wall_wear_out = false;    ///< StoneWallWearOut: IO500's stonewall (timing)
-  bool sync_at_end = false;            ///< SyncAtEnd: one flush after a phase's last unit
-  std::string test_file;               ///< TestFile override ("" = global)
-  VerifyMode verify = VerifyMode::Off; ///< Verify (global default if absent)
-  bool collective = false;             ///< Collective (global default if absent)
-  bool file_view = true;               ///< FileView (global default if absent)
-  bool sync_writes = false;            ///< SyncWrites (global default if absent)
+  /// TimingScope: unit or phase (docs/reference/timing.md)
+  TimingScope timing_scope = TimingScope::Unit;
+  double stone_wall = 0;                    ///< StoneWall seconds per phase (0 = off)
+  bool stone_wall_wear_out = false;         ///< StoneWallWearOut: IO500's stonewall (timing)
+  bool sync_at_end = false;                 ///< SyncAtEnd: one flush after a phase's last unit
+  std::string test_file;                    ///< TestFile override ("" = global)
+  VerifyMode verify = VerifyMode::Off;      ///< Verify (global default if absent)
+  bool collective = false;                  ///< Collective (global default if absent)
+  bool file_view = true;                    ///< FileView (global default if absent)
+  bool sync_writes = false;                 ///< SyncWrites (global default if absent)
   std::map<std::string, std::string> hints; ///< global hints overlaid by the block's Hint lines
   /// Interface as the lines say (global default if absent): the backend's word; the plan may
   /// take the module's default instead when no line reaches the block (plan/backend_plan.hpp)

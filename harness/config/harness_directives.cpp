@@ -71,6 +71,14 @@ CacheMode cache_mode_of(const std::string &word) {
               "write CacheMode keep, drop or direct");
 }
 
+/// The scope a TimingScope word names; throws Error for another word (a Sweep value, say).
+TimingScope timing_scope_of(const std::string &word) {
+  if (const auto s = timing_scope(word))
+    return *s;
+  throw Error("TimingScope '" + word + "' is not one of unit, phase",
+              "write TimingScope unit or TimingScope phase");
+}
+
 const char *const kT31 = "thesis Table 3.1";
 const char *const kT32 = "thesis Table 3.2";
 const char *const kExt = "extension";
@@ -350,19 +358,17 @@ std::vector<HarnessDirective> make_table() {
                [](BlockDraft &b, const Words &w, const std::string &, int) {
                  b.block.suite_weight = parse_real(w[0]);
                }});
-  t.push_back({{"TimingScope",
-                T::Text,
-                "unit",
+  t.push_back({{"TimingScope", T::Text, to_string(TimingScope::Unit),
                 "what the barriers bracket: unit = B1 and B2 around every work unit (thesis "
                 "§3.2.1); phase = one B1 before the first unit and one B2 after the last, as IOR "
                 "and IMB time (docs/reference/timing.md)",
-                {"unit", "phase"}},
+                timing_scope_words()},
                S::Block,
                kExt,
                "<scope>",
                nullptr,
                [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.timing_scope = lower(w[0]);
+                 b.block.timing_scope = timing_scope_of(w[0]);
                }});
   t.push_back({DirectiveSpec{"StoneWall", T::Real, "0",
                              "stonewalling: every count-driven phase of the block runs work units "

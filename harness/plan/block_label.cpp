@@ -64,7 +64,7 @@ std::vector<Item> items(const ModulePlan &p) {
       out.push_back({o.spec.name, o.spec.name, v->second,
                      shown_value(o.spec, check_directive(o.spec, default_words(o.spec)))});
   }
-  out.push_back({"TimingScope", "TimingScope", b.timing_scope});
+  out.push_back({"TimingScope", "TimingScope", to_string(b.timing_scope)});
   std::ostringstream wall; // StoneWall as a short number: 0.5, 86400, 1e-09
   wall << b.stone_wall;
   out.push_back({"StoneWall", "StoneWall", wall.str()});
@@ -114,7 +114,7 @@ bool shown_when_derived(const ModuleBlock &b, const Item &it) {
   if (it.key == "FileView")
     return it.value == "off";
   if (it.key == "TimingScope")
-    return it.value != "unit";
+    return it.value != to_string(TimingScope::Unit);
   if (it.key == "StoneWall")
     return it.value != "0";
   if (it.key == "ReadShift")

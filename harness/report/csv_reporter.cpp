@@ -149,7 +149,7 @@ void CsvReporter::test_finished(const RunResult &, const ModuleResult &block,
   base["procs"] = std::to_string(test.procs);
   base["groups"] = std::to_string(test.groups);
   base["file_use"] = to_string(test.file_use);
-  base["timing_scope"] = test.timing_scope;
+  base["timing_scope"] = to_string(test.timing_scope);
   base["stone_wall_s"] = number(test.stone_wall_s);
   base["test_started"] = test.started;
   base["test_finished"] = test.finished;

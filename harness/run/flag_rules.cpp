@@ -151,7 +151,7 @@ void assess_notes(TestResult &t) {
                         "trusted for this repetition");
       break;
     }
-  if (t.comm || t.timing_scope != "unit" || t.reps.empty())
+  if (t.comm || t.timing_scope != TimingScope::Unit || t.reps.empty())
     return;
   std::vector<double> ratio;
   for (const auto &r : t.reps)

@@ -84,15 +84,16 @@ Repetition reduce_repetition(MPI_Comm all, const GroupPlace &place,
     pr.elapsed_time_s = p.elapsed;
     pr.time_budget_s = p.time_driven ? p.budget : 0;
     pr.units_limit = p.time_driven ? p.units_limit : 0;
-    pr.end_check = p.wore_out      ? wear_out_check_name
-                   : p.time_driven ? end_check_name(spec.phases[k].end_check)
-                                   : "";
+    if (p.wore_out)
+      pr.end_check = PhaseEnd::WearOut;
+    else if (p.time_driven)
+      pr.end_check = phase_end(spec.phases[k].end_check);
     pr.units_at_stop_min = p.units_at_stop_min;
     pr.units_at_stop_max = p.units_at_stop_max;
     pr.stonewall_time_s = p.stonewall_time;
     pr.wear_out_time_s = p.wear_out_time;
     pr.stonewalled = p.stonewalled;
-    pr.timing_scope = timing_scope_name(p.scope);
+    pr.timing_scope = p.scope;
     pr.latency = p.latency;
     pr.units_overlapped = p.overlapped;
     if (spec.merit == Merit::Operations) { // work_unit counted operations, not bytes

@@ -77,7 +77,7 @@ bool auto_reps_done(MPI_Comm all, int trank, const ModuleBlock &block, TestResul
 /// The block's TimingScope and StoneWall (checked when the config was read).
 LoopControls loop_controls(const ModuleBlock &block) {
   LoopControls c;
-  c.scope = parse_timing_scope(block.timing_scope);
+  c.scope = block.timing_scope;
   c.stone_wall_s = block.stone_wall;
   c.wear_out = block.stone_wall_wear_out;
   c.sync_at_end = block.sync_at_end;
@@ -385,7 +385,7 @@ std::optional<Failure> run_test(RunState &rs, const BlockRanks &ranks, Module &m
   result.comm = spec.comm;
   result.merit = spec.merit;
   result.procs = ranks.size;
-  result.timing_scope = timing_scope_name(loop_controls(*plan.block).scope);
+  result.timing_scope = plan.block->timing_scope;
   result.stone_wall_s = plan.block->stone_wall;
   const std::string problem = check_test(ranks, spec);
   if (!problem.empty())

@@ -1,7 +1,6 @@
 #include "run/unit_loop.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -10,25 +9,6 @@
 #include "run/unit_intervals.hpp"
 
 namespace pio::harness {
-
-const char *timing_scope_name(TimingScope scope) {
-  return scope == TimingScope::Phase ? "phase" : "unit";
-}
-
-TimingScope parse_timing_scope(const std::string &text) {
-  std::string t = text;
-  std::transform(t.begin(), t.end(), t.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (t == "unit")
-    return TimingScope::Unit;
-  if (t == "phase")
-    return TimingScope::Phase;
-  throw Error("unknown timing scope '" + text + "'", "write TimingScope unit or TimingScope phase");
-}
-
-const char *end_check_name(EndCheck check) {
-  return check == EndCheck::PerUnit ? "per_unit" : "batched";
-}
 
 std::int64_t next_batch(std::int64_t previous_batch, std::int64_t done, double elapsed,
                         double budget, std::int64_t max_units) {

@@ -14,21 +14,6 @@
 
 namespace pio::harness {
 
-/// What the barriers of the timing method bracket (TimingScope, docs/reference/timing.md).
-enum class TimingScope {
-  Unit,  ///< B1 and B2 around every work unit (pio-bench thesis §3.2.1, the default)
-  Phase, ///< one B1 before the first unit and one B2 after the last, as IOR and IMB time
-};
-
-/// "unit" or "phase".
-const char *timing_scope_name(TimingScope scope);
-/// TimingScope from "unit" / "phase" (any case); throws pio::Error otherwise.
-TimingScope parse_timing_scope(const std::string &text);
-/// "batched" or "per_unit".
-const char *end_check_name(EndCheck check);
-/// The end check of a StoneWall phase in phase scope: IO500's stonewall with wear-out.
-inline constexpr const char *wear_out_check_name = "wear_out";
-
 /// The block's measurement controls for one phase.
 struct LoopControls {
   TimingScope scope = TimingScope::Unit; ///< TimingScope

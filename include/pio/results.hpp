@@ -16,6 +16,7 @@
 #include "pio/flag.hpp"
 #include "pio/module_family.hpp"
 #include "pio/spec.hpp"
+#include "pio/timing_scope.hpp"
 #include "pio/verify_mode.hpp"
 
 namespace pio {
@@ -92,23 +93,51 @@ struct CacheCheck {
   PhaseAccess access = PhaseAccess::Read; ///< Read, ReRead or Write (the phase's declaration)
 };
 
+/// How a time-driven phase was ended: its Phase::end_check, or IO500's wear-out rule
+/// (StoneWallWearOut, docs/reference/timing.md, "Stonewalling").
+enum class PhaseEnd {
+  Batched, ///< EndCheck::Batched
+  PerUnit, ///< EndCheck::PerUnit
+  WearOut, ///< StoneWallWearOut: the root stopped at the deadline, every rank wore out to the most
+};
+
+/// The one spelling of a PhaseEnd: the results' JSON `end_check`.
+inline const char *to_string(PhaseEnd e) {
+  switch (e) {
+  case PhaseEnd::Batched:
+    return "batched";
+  case PhaseEnd::PerUnit:
+    return "per_unit";
+  case PhaseEnd::WearOut:
+    return "wear_out";
+  }
+  return "?";
+}
+
+/// The PhaseEnd of a phase ended by its own end check.
+inline PhaseEnd phase_end(EndCheck check) {
+  return check == EndCheck::PerUnit ? PhaseEnd::PerUnit : PhaseEnd::Batched;
+}
+
 /// What one phase of one repetition measured (all participating ranks).
 struct PhaseResult {
-  std::string label;                 ///< the phase's label
-  std::int64_t units = 0;            ///< work units run
-  std::int64_t bytes = 0;            ///< bytes moved by all ranks
-  double aggregate_time_s = 0;       ///< sum over units of end-of-B1 to end-of-B2 (widest rank's)
-  double elapsed_time_s = 0;         ///< wall time of the phase, untimed steps included
-  double time_budget_s = 0;          ///< the phase's budget when time-driven (0 = count-driven)
-  std::int64_t units_limit = 0;      ///< time-driven: the most units it could run (0 = no limit)
-  std::string end_check;             ///< time-driven: "batched" or "per_unit" ("" count-driven)
-  bool stonewalled = false;          ///< made time-driven by the block's StoneWall
-  std::string timing_scope = "unit"; ///< TimingScope: "unit" (B1/B2 per unit) or "phase"
+  std::string label;            ///< the phase's label
+  std::int64_t units = 0;       ///< work units run
+  std::int64_t bytes = 0;       ///< bytes moved by all ranks
+  double aggregate_time_s = 0;  ///< sum over units of end-of-B1 to end-of-B2 (widest rank's)
+  double elapsed_time_s = 0;    ///< wall time of the phase, untimed steps included
+  double time_budget_s = 0;     ///< the phase's budget when time-driven (0 = count-driven)
+  std::int64_t units_limit = 0; ///< time-driven: the most units it could run (0 = no limit)
+  /// Time-driven: how it was ended (none: count-driven).
+  std::optional<PhaseEnd> end_check;
+  bool stonewalled = false; ///< made time-driven by the block's StoneWall
+  /// The scope it was timed in: the block's TimingScope, phase under StoneWallWearOut.
+  TimingScope timing_scope = TimingScope::Unit;
   /// Transfers stayed in flight from one unit into the next (a backend's QueueDepth): the hooks
   /// between those units were timed too (docs/reference/timing.md, "Queue depth").
   bool units_overlapped = false;
-  /// end_check "wear_out" (StoneWallWearOut, IO500's rule): units per rank at the stop (min,
-  /// max: every rank completed max), the window up to the stop and the wear-out after it.
+  /// end_check PhaseEnd::WearOut (StoneWallWearOut, IO500's rule): units per rank at the stop
+  /// (min, max: every rank completed max), the window up to the stop and the wear-out after it.
   std::int64_t units_at_stop_min = 0;
   std::int64_t units_at_stop_max = 0;
   double stonewall_time_s = 0;
@@ -214,11 +243,11 @@ struct TestResult {
   std::map<std::string, std::string> hints_in_effect; ///< MPI_File_get_info after the first open
   std::optional<CommSemantics> comm;                  ///< TestSpec::comm
   Merit merit = Merit::Bandwidth;                     ///< TestSpec::merit: MiB/s or ops/s
-  std::string timing_scope = "unit"; ///< the block's TimingScope: "unit" or "phase"
-  double stone_wall_s = 0;           ///< the block's StoneWall budget per phase (0 = off)
-  std::vector<Repetition> reps;      ///< every repetition that completed
-  TestSummary summary;               ///< over reps
-  std::optional<ErrorRecord> error;  ///< set if the test failed
+  TimingScope timing_scope = TimingScope::Unit;       ///< the block's TimingScope
+  double stone_wall_s = 0;          ///< the block's StoneWall budget per phase (0 = off)
+  std::vector<Repetition> reps;     ///< every repetition that completed
+  TestSummary summary;              ///< over reps
+  std::optional<ErrorRecord> error; ///< set if the test failed
   std::string started;       ///< when the test started on rank 0 (ISO 8601 UTC, ms: utc_timestamp)
   std::string finished;      ///< when it finished (all its repetitions, or its failure)
   TestConditions conditions; ///< what the nodes saw while it ran

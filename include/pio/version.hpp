@@ -31,14 +31,17 @@ namespace pio {
 /// Version 12: WarmUpReps (TestContext::rep counts the warm-up repetitions first;
 /// ModuleResult::warm_up_reps), the page cache after a write phase (CacheCheck::dirty_bytes),
 /// Flag::WriteCache, ModuleInfo::runs_once, and a module's family (ModuleInfo::family and
-/// ModuleResult::family, pio/module_family.hpp).
-inline constexpr int kApiVersion = 13;
+/// ModuleResult::family, pio/module_family.hpp). Version 13: TestConditions::node_cpu_pressure.
+/// Version 14: TimingScope is typed (pio/timing_scope.hpp: TestResult::timing_scope and
+/// PhaseResult::timing_scope), and so is how a time-driven phase ended (PhaseResult::end_check, a
+/// PhaseEnd).
+inline constexpr int kApiVersion = 14;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
 /// find_package(pio-bench 0.<API>) asks for (docs/guides/writing-a-module.md, "Versions and the
 /// module API"); the top CMakeLists.txt reads the project's version from here.
-inline constexpr const char *kToolVersion = "0.13.0";
+inline constexpr const char *kToolVersion = "0.14.0";
 
 /// Version of the results JSON schema (docs/reference/results.md). 3: a block's `verify` is the
 /// text off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,

@@ -123,7 +123,8 @@ Figure make_figure(const ReplayFacts &f, const TraceSummary &s, const ModuleResu
   if (f.layer == Layer::MpiIo)
     fig.notes.push_back("X_MPIIO offsets are MPI-IO's (the start of each call in the file "
                         "view), not the file system's; X_POSIX shows what reached the file");
-  if (f.timing != "asap" && !results.tests.empty() && results.tests.front().timing_scope == "unit")
+  if (f.timing != "asap" && !results.tests.empty() &&
+      results.tests.front().timing_scope == TimingScope::Unit)
     fig.notes.push_back("Timing " + f.timing +
                         " under TimingScope unit: every unit waits for the "
                         "latest rank's recorded start; TimingScope phase lets each rank keep its "

@@ -79,6 +79,25 @@ TEST_CASE("Verify takes off, on and timed, globally and per block", "[config]") 
   CHECK_THAT(sweep, Contains("v3.conf:3") && Contains("Verify") && Contains("never"));
 }
 
+TEST_CASE("TimingScope takes unit and phase per block, read as the enum", "[config]") {
+  pio::test::TempDir dir;
+  const auto c = parse_config(
+      conf(dir, "s.conf",
+           "<ap_module>\n  ModuleName \"Simple Strided (read)\"\n  TimingScope PHASE\n"
+           "</ap_module>\n<ap_module>\n  ModuleName \"Simple Strided (write)\"\n</ap_module>\n"));
+  REQUIRE(c.modules.size() == 2);
+  CHECK(c.modules[0].timing_scope == pio::TimingScope::Phase); // any case, as every choice
+  CHECK(c.modules[1].timing_scope == pio::TimingScope::Unit);  // the default
+  CHECK(std::string(pio::to_string(pio::TimingScope::Phase)) == "phase");
+  CHECK(pio::timing_scope("Unit") == pio::TimingScope::Unit);
+  CHECK(!pio::timing_scope("loop"));
+  const auto e = error_of(conf(dir, "s2.conf",
+                               "TestFile t\n<ap_module>\n  ModuleName \"Simple Strided (read)\"\n"
+                               "  TimingScope loop\n</ap_module>\n"));
+  CHECK_THAT(e, Contains("s2.conf:4") && Contains("TimingScope") && Contains("'loop'") &&
+                    Contains("unit, phase"));
+}
+
 TEST_CASE("blocks take global defaults, override them, and keep their own directives", "[config]") {
   pio::test::TempDir dir;
   const auto c = parse_config(conf(dir, "b.conf",

@@ -6,8 +6,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -421,4 +424,37 @@ TEST_CASE("CSV: a row per figure value, its value as in the JSON, plain, NaN as 
   }
   CHECK(checked == 5);
   CHECK(cell(rows, 0 + 1, "figure").empty()); // repetition rows leave the figure columns empty
+}
+
+TEST_CASE("JSON and CSV write TimingScope and how a phase ended in the words of the results") {
+  Scratch scratch;
+  RunResult run = test::sample_run();
+  TestResult &t = run.modules.at(0).tests.at(0);
+  t.timing_scope = TimingScope::Phase;
+  PhaseResult &phase = t.reps.at(0).phases.at(0);
+  phase.timing_scope = TimingScope::Phase;
+  const std::vector<std::pair<std::optional<PhaseEnd>, nlohmann::json>> ends = {
+      {std::nullopt, nullptr},
+      {PhaseEnd::Batched, "batched"},
+      {PhaseEnd::PerUnit, "per_unit"},
+      {PhaseEnd::WearOut, "wear_out"}};
+  for (const auto &[end, word] : ends) {
+    phase.end_check = end;
+    const nlohmann::json doc = harness::to_json(run);
+    const auto &tests = doc.at("modules").at(0).at("tests");
+    CHECK(tests.at(0).at("timing_scope") == "phase");
+    CHECK(tests.at(0).at("reps").at(0).at("phases").at(0).at("timing_scope") == "phase");
+    CHECK(tests.at(0).at("reps").at(0).at("phases").at(0).at("end_check") == word);
+    CHECK(tests.at(1).at("timing_scope") == "unit"); // the default
+    CHECK(tests.at(1).at("reps").at(0).at("phases").at(0).at("end_check").is_null());
+  }
+  const std::string path = scratch.file("scope.csv");
+  {
+    CsvReporter csv(path, false);
+    test::replay(run, csv);
+  }
+  const auto rows = parse_csv(slurp(path));
+  CHECK(cell(rows, 1, "timing_scope") == "phase"); // the first test's two repetitions
+  CHECK(cell(rows, 2, "timing_scope") == "phase");
+  CHECK(cell(rows, 3, "timing_scope") == "unit"); // the second test's
 }

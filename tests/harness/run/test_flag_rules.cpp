@@ -342,7 +342,7 @@ TEST_CASE("notes where the timing cannot be vouched for", "[flag_rules]") {
   assess_test(barriers, block, one_host());
   REQUIRE(barriers.notes.size() == 1);
   CHECK_THAT(barriers.notes[0], Catch::Contains("TimingScope phase"));
-  barriers.timing_scope = "phase";
+  barriers.timing_scope = pio::TimingScope::Phase;
   assess_test(barriers, block, one_host());
   CHECK(barriers.notes.empty());
 }

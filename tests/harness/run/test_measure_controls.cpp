@@ -79,9 +79,6 @@ TEST_CASE("StoneWall caps a later phase to the fraction of units the phase befor
   CHECK(stonewall_cap(3, 50, 10) == 1);  // 0.6 rounded up
   CHECK(stonewall_cap(50, 50, 50) == 0); // the phase before ran all: no cap
   CHECK(stonewall_cap(1, 0, 50) == 0);
-  CHECK(pio::harness::parse_timing_scope("Phase") == pio::harness::TimingScope::Phase);
-  CHECK_THROWS_WITH(pio::harness::parse_timing_scope("loop"),
-                    Catch::Contains("unknown timing scope 'loop'"));
 }
 
 TEST_CASE("TimingScope is recorded per test, phase and CSV row; unit is the default",

@@ -77,7 +77,7 @@ TEST_CASE("TimingScope phase: ranks taking turns behind a collective hook are ti
           "[phase_union]") {
   TurnModule m;
   pio::harness::LoopControls c;
-  c.scope = pio::harness::TimingScope::Phase;
+  c.scope = pio::TimingScope::Phase;
   const auto t = run(m, kUnits, c);
   const bool ok = t.units == kUnits && covers_the_turns(t, t.aggregate_time);
   REQUIRE(all_ranks(ok));
@@ -86,7 +86,7 @@ TEST_CASE("TimingScope phase: ranks taking turns behind a collective hook are ti
 TEST_CASE("TimingScope phase, time-driven: every turn of every batch is timed", "[phase_union]") {
   TurnModule m;
   pio::harness::LoopControls c;
-  c.scope = pio::harness::TimingScope::Phase;
+  c.scope = pio::TimingScope::Phase;
   const auto t = run(m, 0, c, 0.15);
   const bool ok = t.time_driven && t.units >= 2 && covers_the_turns(t, t.aggregate_time);
   REQUIRE(all_ranks(ok));
@@ -95,7 +95,7 @@ TEST_CASE("TimingScope phase, time-driven: every turn of every batch is timed", 
 TEST_CASE("TimingScope phase: time every rank spends in hooks is left out", "[phase_union]") {
   TurnModule m(kTurn); // every rank sleeps a turn in after_work_unit, then the barrier
   pio::harness::LoopControls c;
-  c.scope = pio::harness::TimingScope::Phase;
+  c.scope = pio::TimingScope::Phase;
   const auto t = run(m, kUnits, c);
   // The turns are timed; the hooks' sleeps (kUnits - 1 of them in the window) are not.
   const bool ok = t.units == kUnits && covers_the_turns(t, t.aggregate_time) &&
