@@ -10,6 +10,11 @@ import pytest
 
 from conftest import HERE, SOURCE
 
+# The thesis patterns at 2 and 4 ranks: their layouts change at 4 (the 2x2 tile grid, FLASH's
+# 2 + r mod 3 blocks, the mesh's short last share), each rank's strips written and read back
+# through a mount of its own. b_eff_io, metadata and the IO500 run assert that they run on the
+# volume and what they record, which 2 ranks on 2 mounts show as well as 4: at 2 only (4 ranks
+# on CI's 2 cores cost them 45 s of the lab's 170).
 RANKS = [2, 4]
 
 
@@ -58,7 +63,7 @@ def test_thesis_patterns_five_modes_verified(uncached, harness, n):
     check_file_system(r, uncached, n)
 
 
-@pytest.mark.parametrize("n", RANKS)
+@pytest.mark.parametrize("n", [2])
 def test_beff_io_and_metadata(uncached, harness, n):
     r = harness(uncached, n, """<ap_module>
   ModuleName    beff_io
@@ -85,7 +90,7 @@ def test_beff_io_and_metadata(uncached, harness, n):
     check_file_system(r, uncached, n)
 
 
-@pytest.mark.parametrize("n", RANKS)
+@pytest.mark.parametrize("n", [2])
 def test_io500_short(uncached, tmp_path, n):
     """tests/conf/io500's short IO500 run, its scratch directory on the volume and its ranks
     across the client hosts (the script's MPIEXEC is this lab's mpiexec line)."""

@@ -18,15 +18,19 @@ CONFIG = """\
   Label opt
   ModuleReps {reps}
   DelayMs {delay}
-  Tune Chunk {chunks}
+{own}  Tune Chunk {chunks}
   Tune Shape {shapes}
 </ap_module>
 """
 
 
-def write_config(tmp, reps=3, delay=5, chunks="1K..1M", shapes="fast medium slow", extra=""):
+def write_config(tmp, reps=3, delay=5, chunks="1K..1M", shapes="fast medium slow", extra="",
+                 own=""):
+    """The test config; `own` is the block's own settings of the tuned directives (without
+    them the defaults are the module's, 1K and slow: 30 x DelayMs per unit)."""
     path = tmp / "opt.conf"
-    path.write_text(extra + CONFIG.format(reps=reps, delay=delay, chunks=chunks, shapes=shapes))
+    path.write_text(extra + CONFIG.format(reps=reps, delay=delay, chunks=chunks, shapes=shapes,
+                                          own=own))
     return str(path)
 
 
@@ -38,6 +42,13 @@ def pio_tune(config, out, *args, wait=True):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=500)
 
 
+# The test module's figures are sleeps: on a busy machine the scheduler flags them (a slow first
+# repetition, a wide spread, the node's load), which proves nothing about pio-tune. Its proof on
+# flagged figures is test_tune_stats.py's; here the proof is asked to accept these flags, so that
+# a loaded CI machine does not fail a correct build.
+LOAD_FLAGS = ("--allow", "warm_up,wide_spread,bimodal,heavy_load")
+
+
 def trials_csv(out):
     with open(os.path.join(out, "trials.csv"), encoding="utf-8") as f:
         return list(csv.DictReader(f))
@@ -45,13 +56,15 @@ def trials_csv(out):
 
 def test_search_finds_the_known_optimum_and_proves_it(workdir):
     out = str(workdir / "out")
-    p = pio_tune(write_config(workdir), out, "--trials", "30", "--seed", "3", "--rounds", "3")
+    # 20 trials: TPE's 5 random start-up trials (tune_study.make_sampler) and 15 it guides.
+    p = pio_tune(write_config(workdir), out, "--trials", "20", "--seed", "3", "--rounds", "3",
+                 *LOAD_FLAGS)
     assert p.returncode == 0, p.stderr + p.stdout
     summary = json.load(open(os.path.join(out, "summary.json")))
     done = [t for t in summary["trials"] if t["value"] is not None]
     best = max(done, key=lambda t: t["value"])
     assert best["values"] == {"Chunk": "64K", "Shape": "fast"}
-    assert len(summary["trials"]) == 30
+    assert len(summary["trials"]) == 20
     rec = summary["recommendation"]
     assert rec["proven"] and rec["ci"][0] > 1
     assert rec["values"] == {"Chunk": "64K", "Shape": "fast"}
@@ -66,14 +79,18 @@ def test_search_finds_the_known_optimum_and_proves_it(workdir):
         assert doc["modules"][0]["label"] == "opt"
     assert set(summary["importances"]) == {"Chunk", "Shape"}
     rows = trials_csv(out)
-    assert [r["trial"] for r in rows] == [str(i) for i in range(30)]
+    assert [r["trial"] for r in rows] == [str(i) for i in range(20)]
     assert all(r["state"] == "complete" for r in rows)
     assert "improvement (proven)" in p.stdout and "Chunk 64K" in p.stdout
 
 
 def test_an_interrupted_study_resumes_without_repeating_trials(workdir):
     out = str(workdir / "out")
-    config = write_config(workdir, reps=2, delay=60, chunks="16K..256K", shapes="fast slow")
+    # The config as written at 64K fast: pio-tune runs it to probe the trial time limit, again
+    # when it resumes, and in each confirmation round; at the module's defaults (1K slow) those
+    # 4 runs took 43 s of the test's 46. The trials, sampled from the seed alone, are the same.
+    config = write_config(workdir, reps=2, delay=60, chunks="16K..256K", shapes="fast slow",
+                          own="  Chunk 64K\n  Shape fast\n")
     proc = pio_tune(config, out, "--trials", "5", "--seed", "1", "--rounds", "2", wait=False)
     deadline = time.monotonic() + 120
     while not os.path.exists(os.path.join(out, "trial-0002.log")):
@@ -109,7 +126,7 @@ def test_a_failing_hook_fails_its_trial_and_the_study_goes_on(workdir):
     config = write_config(workdir, reps=2, delay=2, chunks="32K..128K", shapes="fast slow",
                           extra='TuneHook "echo chunk={Chunk} trial={trial} && '
                                 'test {Chunk} != 128K"\n')
-    p = pio_tune(config, out, "--sampler", "grid", "--seed", "2", "--rounds", "3")
+    p = pio_tune(config, out, "--sampler", "grid", "--seed", "2", "--rounds", "3", *LOAD_FLAGS)
     assert p.returncode == 0, p.stderr + p.stdout
     summary = json.load(open(os.path.join(out, "summary.json")))
     trials = summary["trials"]

@@ -21,7 +21,6 @@ many repetitions or baseline runs would show a given one."""
 import math
 
 import numpy as np
-from scipy import stats as sps
 
 # Variance of the median of n normal values over that of their mean, for large n (pi / 2): the
 # standard error of a run's median from its repetitions' standard deviation.
@@ -95,9 +94,17 @@ class Noise:
         return math.sqrt(var_run * (1 + 1 / k))
 
 
+def _t():
+    """scipy's t distribution, imported at its first use: scipy.stats takes 0.3 s to import, and
+    pio-compare's --history and --clean (two of pio-nightly's three calls) test nothing."""
+    from scipy import stats as sps
+
+    return sps.t
+
+
 def critical_t(alpha, df):
     """The two-sided critical t at `alpha` (inf without degrees of freedom)."""
-    return float(sps.t.ppf(1 - alpha / 2, df)) if df >= 1 else math.inf
+    return float(_t().ppf(1 - alpha / 2, df)) if df >= 1 else math.inf
 
 
 def detectable(se, df, alpha):
@@ -170,7 +177,7 @@ def compare(base, cand, higher_is_better=True, level=0.95):
     d = float(np.median(y)) - float(np.mean([np.median(r) for r in runs]))
     se = noise.se()
     if se > 0:
-        p = float(2 * sps.t.sf(abs(d) / se, noise.df))
+        p = float(2 * _t().sf(abs(d) / se, noise.df))
     else:
         p = 1.0 if d == 0 else 0.0
     half = critical_t(1 - level, noise.df) * se
