@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpi_test.hpp"
+#include "pio/patterns/strided_geometry.hpp"
 #include "unit_plan.hpp" // the engine's own (modules/patterns)
 
 using pio::patterns::Extent;
@@ -28,7 +29,18 @@ public:
   }
 };
 
-bool same(const pio::patterns::UnitPlan &plan, const Counted &g, int rank, std::int64_t unit) {
+/// Unit u of rank r: one run of 16 bytes at 1000 u + 100 r, counted (planned without extents()).
+class CountedRun : public pio::patterns::ContiguousUnitGeometry {
+public:
+  mutable int calls = 0;
+  Extent extent(int rank, std::int64_t unit) const override {
+    ++calls;
+    return {1000 * unit + 100 * rank, 16};
+  }
+};
+
+template <class G>
+bool same(const pio::patterns::UnitPlan &plan, const G &g, int rank, std::int64_t unit) {
   const std::vector<Extent> want = g.extents(rank, unit);
   const std::vector<Extent> got(plan.begin(unit), plan.end(unit));
   if (got.size() != want.size())
@@ -118,4 +130,26 @@ TEST_CASE("the engine asks the Geometry for no unit's extents in the unit loop",
         return true;
       }));
     }
+}
+
+TEST_CASE("a geometry of one run per unit is planned from its extent, in batches of whole units",
+          "[unit_plan]") {
+  CountedRun g;
+  pio::patterns::UnitPlan plan;
+  // Bound 9: a unit takes an extent and a start, the plan one start more: 4 units fit.
+  plan.fill(g, 1, 0, 10, 9);
+  CHECK(g.calls == 4);
+  CHECK(plan.end() == 4);
+  std::int64_t u = 0;
+  while (u < 10) {
+    if (!plan.holds(u))
+      plan.fill(g, 1, u, 10, 9);
+    REQUIRE(plan.holds(u));
+    REQUIRE(plan.end(u) - plan.begin(u) == 1);
+    CHECK(plan.begin(u)->offset == 1000 * u + 100);
+    CHECK(plan.begin(u)->length == 16);
+    CHECK(same(plan, g, 1, u)); // extents(), the final one, gives the same run
+    ++u;
+  }
+  CHECK(plan.end() == 10);
 }
