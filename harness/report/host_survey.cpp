@@ -115,7 +115,8 @@ std::string encode(const HostInfo &h) {
                                 c.governor,
                                 c.free_page_reporting ? (*c.free_page_reporting ? "1" : "0") : "-",
                                 number(c.memory_copy_MiBps),
-                                c.cpu_pressure ? "1" : "0"};
+                                c.cpu_pressure ? "1" : "0",
+                                std::to_string(c.rank_cpus)};
   std::string line;
   for (const auto &f : fields)
     line += escaped(f) + (&f == &fields[std::size(fields) - 1] ? "\n" : "\t");
@@ -133,7 +134,7 @@ std::vector<HostInfo> decode(const std::string &text) {
     std::istringstream fields(line);
     for (std::string one; std::getline(fields, one, '\t');)
       f.push_back(unescaped(one));
-    f.resize(27);
+    f.resize(28);
     HostInfo h;
     h.name = f[0];
     h.memory_bytes = std::stoll(f[1]);
@@ -167,6 +168,7 @@ std::vector<HostInfo> decode(const std::string &text) {
       c.free_page_reporting = f[24] == "1";
     c.memory_copy_MiBps = std::stod(f[25]);
     c.cpu_pressure = f[26] == "1";
+    c.rank_cpus = f[27].empty() ? 0 : std::stoi(f[27]);
     hosts.push_back(std::move(h));
   }
   return hosts;

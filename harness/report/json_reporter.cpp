@@ -117,6 +117,7 @@ nlohmann::json to_json(const TestConditions &c) {
 nlohmann::json to_json(const NodeConditions &c) {
   return {{"usable_cores", c.usable_cores},
           {"cpus_allowed", c.cpus_allowed},
+          {"rank_cpus", c.rank_cpus},
           {"cpu_quota", c.cpu_quota},
           {"load_average", {c.load_1m, c.load_5m, c.load_15m}},
           {"governor", c.governor.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.governor)},

@@ -172,6 +172,9 @@ NodeConditions measure_node_conditions(MPI_Comm node) {
   mpi_check(
       MPI_Reduce(&mine, &all, static_cast<int>(sizeof mine), MPI_UNSIGNED_CHAR, MPI_BOR, 0, node),
       "MPI_Reduce");
+  const int my_cpus = CPU_COUNT(&mine);
+  int most_cpus = 0;
+  mpi_check(MPI_Reduce(&my_cpus, &most_cpus, 1, MPI_INT, MPI_MAX, 0, node), "MPI_Reduce");
   NodeConditions c;
   // Before the copy, which loads the CPUs: the load as the run found it.
   if (node_rank == 0) {
@@ -182,6 +185,7 @@ NodeConditions measure_node_conditions(MPI_Comm node) {
   if (node_rank != 0)
     return c;
   c.cpus_allowed = cpu_list(all);
+  c.rank_cpus = most_cpus;
   c.usable_cores = CPU_COUNT(&all);
   c.cpu_quota = cgroup_quota();
   if (c.cpu_quota > 0 && c.cpu_quota < c.usable_cores)

@@ -291,8 +291,19 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
              " of the test on a node (/proc/pressure/cpu)";
   }
   if (!waited.empty()) {
-    add_flag(t.flags, Flag::HeavyLoad,
-             waited + (crowded ? "; the ranks oversubscribe the node's cores" : ""));
+    // Unbound ranks queue behind each other: a rank that wakes from I/O may land on the CPU
+    // another rank busy-polls on (64 KiB SyncWrites writes on ext4, 2 ranks on 2 cores: 23-25 %
+    // waited unbound, 5-6 % bound, docs/reference/results.md, "Conditions").
+    int rank_cpus = 0;
+    for (const auto &h : run.hosts)
+      rank_cpus = std::max(rank_cpus, h.conditions.rank_cpus);
+    if (crowded)
+      waited += "; the ranks oversubscribe the node's cores";
+    else if (rank_cpus > 1)
+      waited += "; the ranks are not bound to cores (one may run on any of " +
+                std::to_string(rank_cpus) +
+                " CPUs) and can queue behind each other: bind them (mpiexec -bind-to core)";
+    add_flag(t.flags, Flag::HeavyLoad, waited);
   } else if (c.cpu_wait_fraction < 0 && c.node_cpu_pressure < 0) {
     for (const auto &h : run.hosts)
       if (h.conditions.usable_cores > 0 && h.conditions.load_1m > h.conditions.usable_cores) {

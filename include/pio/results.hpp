@@ -407,7 +407,10 @@ struct FileSystemInfo {
 struct NodeConditions {
   int usable_cores = 0;     ///< CPUs the node's ranks may run on (their affinity, cgroup quota)
   std::string cpus_allowed; ///< the union of the ranks' affinity masks, e.g. "0-1"
-  double cpu_quota = 0;     ///< cgroup cpu.max quota / period in CPUs (0: none)
+  /// The most CPUs one of the node's ranks may run on (1: every rank bound to one core; 0:
+  /// unknown): unbound ranks that sleep in I/O may wake behind another rank (heavy_load).
+  int rank_cpus = 0;
+  double cpu_quota = 0; ///< cgroup cpu.max quota / period in CPUs (0: none)
   double load_1m = 0, load_5m = 0, load_15m = 0; ///< /proc/loadavg before the first block
   std::string governor; ///< cpu0's scaling_governor ("": no cpufreq, as in most VMs)
   /// virtio_balloon's free page reporting (VIRTIO_BALLOON_F_REPORTING): the VM hands freed

@@ -228,6 +228,45 @@ TEST_CASE("oversubscribed, swapping and heavy_load from what the nodes saw", "[f
   CHECK(!flagged(no_psi, Flag::HeavyLoad));
 }
 
+TEST_CASE("heavy_load says when the ranks were not bound to cores, and how to bind them",
+          "[flag_rules]") {
+  ModuleResult block;
+  const auto reason = [](const TestResult &t) {
+    for (const auto &r : t.flags)
+      if (r.flag == Flag::HeavyLoad)
+        return r.reason;
+    return std::string();
+  };
+  RunResult unbound = one_host(), bound = one_host(), unknown = one_host();
+  unbound.hosts[0].conditions.rank_cpus = 4;
+  bound.hosts[0].conditions.rank_cpus = 1;
+  TestResult t = io_test({100, 100, 100});
+  t.conditions.cpu_wait_fraction = 0.25;
+  assess_test(t, block, unbound);
+  CHECK_THAT(reason(t), Catch::Contains("25 %") &&
+                            Catch::Contains("not bound to cores (one may run on any of 4 CPUs)") &&
+                            Catch::Contains("mpiexec -bind-to core"));
+  for (const RunResult *run : {&bound, &unknown}) {
+    TestResult u = io_test({100, 100, 100});
+    u.conditions.cpu_wait_fraction = 0.25;
+    assess_test(u, block, *run);
+    CHECK_THAT(reason(u), Catch::Contains("25 %"));
+    CHECK(reason(u).find("bound") == std::string::npos);
+  }
+  // Oversubscribed: binding would not help; the reason says the ranks outnumber the cores.
+  TestResult crowded = io_test({100, 100, 100});
+  crowded.conditions.ranks_per_node = 8;
+  crowded.conditions.cpu_wait_fraction = 0.6;
+  assess_test(crowded, block, unbound);
+  CHECK_THAT(reason(crowded), Catch::Contains("oversubscribe"));
+  CHECK(reason(crowded).find("bind") == std::string::npos);
+  // Below the rule's 20 %: no flag, bound or not.
+  TestResult calm = io_test({100, 100, 100});
+  calm.conditions.cpu_wait_fraction = 0.1;
+  assess_test(calm, block, unbound);
+  CHECK(!flagged(calm, Flag::HeavyLoad));
+}
+
 TEST_CASE("a schedstat line's run-queue delay", "[flag_rules]") {
   CHECK(run_delay_ns_of("1516279 3539093 12\n") == Approx(3539093));
   CHECK(run_delay_ns_of("0 0 0") == Approx(0));

@@ -445,6 +445,46 @@ TEST_CASE("bandwidth per node above the node's memory copy rate is flagged memor
   }));
 }
 
+TEST_CASE("each host records the most CPUs one of its ranks may run on: 1 when each is bound",
+          "[flags][conditions]") {
+  const auto cpus_now = [] {
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    REQUIRE(::sched_getaffinity(0, sizeof mine, &mine) == 0);
+    return mine;
+  };
+  const auto most_over_ranks = [](int mine) {
+    int most = 0;
+    MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return most;
+  };
+  const auto rank_cpus = [](const pio::test::Ran &ran) {
+    return ran.results.at("hosts").at(0).at("conditions").at("rank_cpus").get<int>();
+  };
+  const std::string text = block("ModuleName test_timed_units\nUnitSeconds 0.001\n");
+  pio::test::TempDir dir;
+  const cpu_set_t as_started = cpus_now();
+  const int most = most_over_ranks(CPU_COUNT(&as_started));
+  const auto free = pio::test::run_config(dir, "free", text);
+  // Each rank bound to one CPU of its own set, as mpiexec -bind-to core binds it.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &as_started)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+  const auto bound = pio::test::run_config(dir, "bound", text);
+  REQUIRE(::sched_setaffinity(0, sizeof as_started, &as_started) == 0);
+  REQUIRE(all_ranks(free.exit_code == 0 && bound.exit_code == 0));
+  REQUIRE(on_root([&] {
+    CHECK(rank_cpus(free) == most);
+    CHECK(rank_cpus(bound) == 1);
+    return true;
+  }));
+}
+
 TEST_CASE("CPU burners that keep the ranks from the CPU are flagged heavy_load; tasks that only "
           "wait beside the ranks are not",
           "[flags][conditions]") {
