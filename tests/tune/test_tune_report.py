@@ -73,3 +73,21 @@ def test_without_a_proven_win_the_defaults_stand(workdir):
     best = max(summary["confirmation"]["verdicts"].values(), key=lambda v: v["change"])
     assert best["verdict"] != "improvement"
     assert "the best candidate measured" in text and f": {best['verdict']})" in text
+
+
+def test_a_win_refused_on_flagged_figures_is_no_verdict_not_the_defaults_as_good():
+    """The quiet tmpfs rerun measured +229 % (95 % CI +162 .. +314 %) and was refused because a
+    run of the defaults was flagged wide_spread: that says nothing of whether the defaults are as
+    good, and the recommendation must not say they are."""
+    flagged = {"change": 2.289, "ci": [1.615, 3.138], "p_adjusted": 0.004, "spread": 0.047,
+               "verdict": "flagged", "proven": False,
+               "flags": {"wide_spread": "strided / 64K: the repetitions vary by 10 %"}}
+    summary = {"recommendation": {"proven": False}, "settings": {},
+               "confirmation": {"verdicts": {"trial-13": flagged}}}
+    text = tune_summary.recommendation_text(summary)
+    assert text.startswith("# pio-tune: no verdict: the confirmation's figures were flagged")
+    assert "the config as written stands" in text
+    assert "+228.9%" in text and ": flagged: wide_spread)" in text
+    assert "--allow wide_spread" in text
+    assert "as good" not in text
+    assert all(line.startswith("#") for line in text.splitlines())  # pastes as comments

@@ -13,6 +13,8 @@
 # Usage: tools/dev/tune-campaign.sh [BUILD_DIR]     (as root: losetup and mount)
 # Env:   BUDGET=15m  RANKS=2  SEEDS=20  OUT=/tmp/tune-campaign  IMAGE_SIZE=2G
 #        STEPS="ext4 tmpfs grid"  ROUNDS=3 (confirmation rounds)  NICE=0 (nice level of the runs)
+#        MPIEXEC (the launcher's words; default: each rank bound to a core when the ranks do not
+#        outnumber the cores, docs/reference/results.md, "Conditions")
 # A quiet rerun: NICE=10 BUDGET=15m tools/dev/tune-campaign.sh build
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +27,7 @@ OUT=${OUT:-/tmp/tune-campaign}
 IMAGE_SIZE=${IMAGE_SIZE:-2G}
 STEPS=${STEPS:-"ext4 tmpfs grid"}
 NICE=${NICE:-0}
+if [ "$RANKS" -le "$(nproc)" ]; then MPIEXEC=${MPIEXEC:-mpiexec -bind-to core}; else MPIEXEC=${MPIEXEC:-mpiexec}; fi
 PY=/usr/bin/python3
 HARNESS=$BUILD/harness/pio-harness
 export HWLOC_COMPONENTS=-pci MPIR_CVAR_POLLS_BEFORE_YIELD=1
@@ -58,9 +61,10 @@ tune() { # tune <name> <scratch dir> <config> [pio-tune options...]
   local name=$1 dir=$2 conf=$3
   shift 3
   rm -rf "${OUT:?}/$name"
-  stamp "$name start"
+  stamp "$name start ($MPIEXEC)"
   (cd "$dir" && PIO_SCRATCH=$dir nice -n "$NICE" $PY "$ROOT/tools/pio-tune" -c "$conf" \
-    -n "$RANKS" -o "$OUT/$name" --harness "$HARNESS" --rounds "$ROUNDS" "$@") |
+    -n "$RANKS" -o "$OUT/$name" --harness "$HARNESS" --rounds "$ROUNDS" --mpiexec "$MPIEXEC" \
+    "$@") |
     tee "$OUT/$name.txt"
   stamp "$name end"
 }

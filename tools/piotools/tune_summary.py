@@ -65,6 +65,15 @@ def recommendation_text(summary):
            f"the best candidate measured {text.percent(best['change'])} "
            f"(95% CI {text.percent(best['ci'][0])} .. {text.percent(best['ci'][1])}, "
            f"p adj. {best['p_adjusted']:.2g}): {best['verdict']}")
+    if best is not None and best["verdict"] == "flagged":
+        # No verdict at all: the figures, the defaults' or the candidate's, could not be vouched
+        # for, so saying the defaults are as good would claim what was not measured.
+        names = ",".join(sorted(best.get("flags") or {}))
+        return ("# pio-tune: no verdict: the confirmation's figures were flagged, so nothing was "
+                "proven and the config as written stands\n"
+                f"# ({why}: {names})\n"
+                "# rerun with more --rounds or on a quieter machine, or accept the flags with "
+                f"--allow {names} where they do not matter (docs/guides/tuning.md)\n")
     out = ("# pio-tune: the defaults are as good: no setting was proven faster than the "
            f"config as written\n# ({why})\n")
     if best is not None and best["ci"][0] > 0:
