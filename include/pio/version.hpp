@@ -34,7 +34,7 @@ namespace pio {
 /// ModuleResult::family, pio/module_family.hpp). Version 13: TestConditions::node_cpu_pressure.
 /// Version 14: TimingScope is typed (pio/timing_scope.hpp: TestResult::timing_scope and
 /// PhaseResult::timing_scope), and so is how a time-driven phase ended (PhaseResult::end_check, a
-/// PhaseEnd).
+/// PhaseEnd); NodeConditions::rank_cpus.
 inline constexpr int kApiVersion = 14;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
