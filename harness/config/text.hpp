@@ -1,17 +1,13 @@
 #pragma once
 /// Small text helpers shared by the config reader, sweeps, labels and directive checks.
 
-#include <algorithm>
-#include <cctype>
 #include <string>
+
+#include "pio/enum_words.hpp"
 
 namespace pio::harness {
 
 /// `s` in lower case (ASCII): directive names and keywords compare case-insensitively.
-inline std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+inline std::string lower(const std::string &s) { return lower_ascii(s); }
 
 } // namespace pio::harness

@@ -119,6 +119,8 @@ struct Loop {
   /// The end of the last unit of a window on this rank's clock (-1: none yet); the time from
   /// there to the next unit's start was spent between units, in the hooks.
   double last_unit_end = -1;
+  /// The time this rank spent between the units of the window so far (the listener's value only).
+  double between = 0;
   /// The listener hears of a unit that ends at or after this time (see tell).
   double tell_at = 0;
 
@@ -195,13 +197,13 @@ struct Loop {
   /// time, which is known only after the window), its error kept in error unless one is there
   /// already. The unit's two clock readings are the only ones per unit: the time between units
   /// is the gap from the last unit's end to this one's start.
-  void window_unit(std::string &error, UnitIntervals &timed, double window_start, double &hooks) {
+  void window_unit(std::string &error, UnitIntervals &timed, double window_start) {
     unit.unit = t.units;
     heartbeat("work_unit");
     unit.in_flight = false;
     const UnitWork w = work(module, unit, controls.latencies);
     if (last_unit_end >= 0)
-      hooks += w.start - last_unit_end;
+      between += w.start - last_unit_end;
     last_unit_end = w.own_end;
     // After a unit that left transfers in flight, the hooks are timed too: I/O went on there.
     timed.add(in_flight_since >= 0 ? in_flight_since : w.start, w.own_end);
@@ -210,7 +212,7 @@ struct Loop {
     t.own_time += w.own_end - w.start;
     t.bytes += w.moved;
     ++t.units;
-    tell(w.own_end, w.own_end - window_start - hooks);
+    tell(w.own_end, w.own_end - window_start - between);
     if (error.empty() && !w.error.empty())
       error = w.error;
   }
@@ -306,10 +308,9 @@ void Loop::run_phase_scope() {
     return;
   const double window_start = MPI_Wtime();
   UnitIntervals timed(window_start);
-  double hooks = 0;
   std::int64_t batch = 1, in_batch = 0;
   for (;;) {
-    window_unit(error, timed, window_start, hooks);
+    window_unit(error, timed, window_start);
 
     bool last = !more_by_count(), decided = false;
     if (setup.time_driven && ++in_batch == batch) {
@@ -369,7 +370,6 @@ void Loop::run_wear_out() {
     return;
   const double window_start = MPI_Wtime();
   UnitIntervals timed(window_start);
-  double hooks = 0;
   // Every rank must make every unit where a unit makes collective calls: collective I/O, and a
   // file view on a shared file (MPI_File_set_view is collective).
   const bool lockstep = unit.collective || (unit.test->module->use_file_view &&
@@ -379,7 +379,7 @@ void Loop::run_wear_out() {
   if (!lockstep && sync_rank != 0)
     MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
   for (;;) {
-    window_unit(error, timed, window_start, hooks);
+    window_unit(error, timed, window_start);
     const bool at_limit = setup.max_units > 0 && t.units >= setup.max_units;
     if (sync_rank == 0 || lockstep) {
       int now = sync_rank == 0 && (at_limit || MPI_Wtime() - phase_start >= budget()) ? 1 : 0;
@@ -416,7 +416,7 @@ void Loop::run_wear_out() {
   timed.add(stop_time, MPI_Wtime()); // the stop's meeting, as IOR's allreduce of the counts
   while (t.units < t.units_at_stop_max) {
     between_units(error);
-    window_unit(error, timed, window_start, hooks);
+    window_unit(error, timed, window_start);
   }
   if (!end_window(error, timed))
     return;

@@ -1,10 +1,11 @@
 #pragma once
 /// CacheMode's three values and their one spelling (docs/reference/timing.md, "The page cache").
 
-#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pio/enum_words.hpp"
 
 namespace pio {
 
@@ -35,13 +36,7 @@ inline std::vector<std::string> cache_mode_words() {
 
 /// The mode a word names (any case), if it names one.
 inline std::optional<CacheMode> cache_mode(const std::string &word) {
-  std::string w;
-  for (char c : word)
-    w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (auto m : {CacheMode::Keep, CacheMode::Drop, CacheMode::Direct})
-    if (w == to_string(m))
-      return m;
-  return std::nullopt;
+  return enum_named(word, {CacheMode::Keep, CacheMode::Drop, CacheMode::Direct});
 }
 
 } // namespace pio

@@ -1,7 +1,6 @@
 #pragma once
 /// Directives a module declares, and the validated values the harness hands it.
 
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pio/enum_words.hpp"
 #include "pio/error.hpp"
 
 namespace pio {
@@ -34,9 +34,9 @@ struct DirectiveSpec {
   std::string default_value;             ///< default, in config syntax ("" = no default: optional)
   std::string help;                      ///< one line for --list-modules and error messages
   std::vector<std::string> choices = {}; ///< for Text/Texts: the accepted values (empty = any)
-  std::optional<double> min = {};        ///< numeric types: smallest accepted value (bytes for sizes)
-  std::optional<double> max = {};        ///< numeric types: largest accepted value
-  int max_count = 0;                     ///< list types: most values accepted (0 = any)
+  std::optional<double> min = {}; ///< numeric types: smallest accepted value (bytes for sizes)
+  std::optional<double> max = {}; ///< numeric types: largest accepted value
+  int max_count = 0;              ///< list types: most values accepted (0 = any)
 
   /// This spec with a lower limit: `DirectiveSpec{...}.at_least(1)`.
   DirectiveSpec at_least(double lo) && {
@@ -92,9 +92,7 @@ inline std::int64_t parse_size(const std::string &text) {
 
 /// Parses on/off, yes/no, true/false, 1/0 (case-insensitive); throws Error otherwise.
 inline bool parse_flag(const std::string &text) {
-  std::string t;
-  for (char c : text)
-    t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string t = lower_ascii(text);
   if (t == "on" || t == "yes" || t == "true" || t == "1")
     return true;
   if (t == "off" || t == "no" || t == "false" || t == "0")

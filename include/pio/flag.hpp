@@ -2,10 +2,11 @@
 /// Why a figure cannot be vouched for: the typed flags every test and repetition of the results
 /// carries (docs/reference/results.md, "Flags"), each with its one spelling beside it.
 
-#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pio/enum_words.hpp"
 
 namespace pio {
 
@@ -58,13 +59,7 @@ inline const char *to_string(Flag f) {
 
 /// The flag a word names (any case), if it names one.
 inline std::optional<Flag> flag_named(const std::string &word) {
-  std::string w;
-  for (char c : word)
-    w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (Flag f : all_flags())
-    if (w == to_string(f))
-      return f;
-  return std::nullopt;
+  return enum_named(word, all_flags());
 }
 
 /// One flag raised on a test or a repetition, with its reason in one line.

@@ -1,10 +1,11 @@
 #pragma once
 /// TimingScope's two values and their one spelling: the directive's words, the results' text.
 
-#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pio/enum_words.hpp"
 
 namespace pio {
 
@@ -33,13 +34,7 @@ inline std::vector<std::string> timing_scope_words() {
 
 /// The scope a TimingScope word names (any case), if it names one.
 inline std::optional<TimingScope> timing_scope(const std::string &word) {
-  std::string w;
-  for (char c : word)
-    w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (auto s : {TimingScope::Unit, TimingScope::Phase})
-    if (w == to_string(s))
-      return s;
-  return std::nullopt;
+  return enum_named(word, {TimingScope::Unit, TimingScope::Phase});
 }
 
 } // namespace pio

@@ -1,11 +1,11 @@
 #pragma once
 /// Verify's three values and their one spelling: the directive's words, the results' text.
 
-#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pio/enum_words.hpp"
 #include "pio/error.hpp"
 
 namespace pio {
@@ -37,13 +37,7 @@ inline std::vector<std::string> verify_mode_words() {
 
 /// The mode a Verify word names (any case), if it names one.
 inline std::optional<VerifyMode> verify_mode(const std::string &word) {
-  std::string w;
-  for (char c : word)
-    w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (auto m : {VerifyMode::Off, VerifyMode::Untimed, VerifyMode::Timed})
-    if (w == to_string(m))
-      return m;
-  return std::nullopt;
+  return enum_named(word, {VerifyMode::Off, VerifyMode::Untimed, VerifyMode::Timed});
 }
 
 /// For a module that checks its data only in its untimed methods: true for Verify on, false
