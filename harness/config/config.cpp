@@ -34,8 +34,8 @@ namespace {
 struct ParseState {
   Config config;
   std::optional<ConfigError> error;
-  std::optional<BlockDraft> open;
-  std::vector<BlockDraft> blocks;
+  std::optional<ModuleBlock> open;
+  std::vector<ModuleBlock> blocks;
   std::string file; // of the current directive
   int line = 0;
   std::string name; // of the current directive
@@ -68,7 +68,7 @@ struct ParseState {
     if (open && (!d || !allowed_in_block(d->scope))) {
       if (d)
         fail(name + " is a global directive", "move it outside <ap_module> ... </ap_module>");
-      open->block.module_directives.push_back(DirectiveLine{name, args, file, line});
+      open->module_directives.push_back(DirectiveLine{name, args, file, line});
       return;
     }
     if (!d)
@@ -80,12 +80,13 @@ struct ParseState {
       const auto words = check_directive(d->spec, args);
       if (open && d->set_block)
         d->set_block(*open, words, file, line);
-      else if (!open && d->set_global)
+      else if (!open && (d->set_global || d->set_setting))
         set_global(*d, args, words);
       // Where each setting comes from, for the errors found once the block is whole (a global
-      // line is recorded by set_global).
+      // line is recorded by set_global); a block setting is applied from here once the global
+      // ones are known (settle_blocks).
       if (open)
-        open->block.harness_lines.push_back(DirectiveLine{d->spec.name, args, file, line});
+        open->harness_lines.push_back(DirectiveLine{d->spec.name, args, file, line});
     } catch (const ConfigError &) {
       throw;
     } catch (const Error &e) {
@@ -98,17 +99,18 @@ struct ParseState {
   /// silence, as when a composed config Includes others that set their own ResultsFile.
   void set_global(const HarnessDirective &d, const std::vector<std::string> &args,
                   const std::vector<std::string> &words) {
-    const bool adds_up = d.spec.name == "ModulePath" || d.spec.name == "Hint" ||
-                         d.spec.name == "Tune" || d.spec.name == "TuneHook";
     auto &lines = config.global.written[d.spec.name];
-    if (!adds_up && !lines.empty() && lines.front().args != args) {
+    if (!d.adds_up && !lines.empty() && lines.front().args != args) {
       const std::string first = lines.front().file + ":" + std::to_string(lines.front().line);
       fail(d.spec.name + " is set twice: here and at " + first +
                " (the last one would win in silence)",
            "keep one " + d.spec.name + " line: remove this one or the one at " + first +
                "; an Included config's globals count as written in the including one");
     }
-    d.set_global(config.global, words);
+    if (d.set_setting)
+      d.set_setting(config.global, words);
+    else if (d.set_global)
+      d.set_global(config.global, words);
     lines.push_back(DirectiveLine{d.spec.name, args, file, line});
   }
 
@@ -145,15 +147,15 @@ struct ParseState {
 
   void open_block(const std::vector<std::string> &args) {
     if (open)
-      fail("<ap_module> inside the block opened at " + open->block.file + ":" +
-               std::to_string(open->block.line),
+      fail("<ap_module> inside the block opened at " + open->file + ":" +
+               std::to_string(open->line),
            "close that block with </ap_module> first; blocks do not nest");
     if (!args.empty())
       fail("<ap_module> takes no values, got " + std::to_string(args.size()),
            "write <ap_module> alone on its line");
-    open = BlockDraft{};
-    open->block.file = file;
-    open->block.line = line;
+    open = ModuleBlock{};
+    open->file = file;
+    open->line = line;
     for (const auto &d : harness_directives()) // block-only defaults; the others come from global
       if (d.scope == DirectiveScope::Block && !d.spec.default_value.empty())
         d.set_block(*open, check_directive(d.spec, default_words(d.spec)), file, line);
@@ -165,11 +167,11 @@ struct ParseState {
     if (!args.empty())
       fail("</ap_module> takes no values, got " + std::to_string(args.size()),
            "write </ap_module> alone on its line");
-    if (open->block.module_name.empty())
-      throw ConfigError(open->block.file, open->block.line, "<ap_module> block without ModuleName",
+    if (open->module_name.empty())
+      throw ConfigError(open->file, open->line, "<ap_module> block without ModuleName",
                         "add ModuleName \"<module>\" inside the block; pio-harness "
                         "--list-modules lists the modules");
-    const ModuleBlock &b = open->block;
+    const ModuleBlock &b = *open;
     if (b.sync_at_end && b.timing_scope == TimingScope::Unit &&
         !(b.stone_wall_wear_out && b.stone_wall > 0))
       throw ConfigError(b.file, b.line, "SyncAtEnd needs one timed window per phase",
@@ -295,34 +297,33 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
   ParseState state;
   state.given = given;
   for (const auto &d : harness_directives()) // the table's defaults, before any line is read
-    if (d.set_global && !d.spec.default_value.empty())
-      d.set_global(state.config.global, check_directive(d.spec, default_words(d.spec)));
+    if (!d.spec.default_value.empty()) {
+      const auto words = check_directive(d.spec, default_words(d.spec));
+      if (d.set_setting)
+        d.set_setting(state.config.global, words);
+      else if (d.set_global)
+        d.set_global(state.config.global, words);
+    }
   state.config.path = path;
   state.parse_file(path, "", 0);
   if (state.error)
     throw *state.error;
   if (state.open)
-    throw ConfigError(state.open->block.file, state.open->block.line,
+    throw ConfigError(state.open->file, state.open->line,
                       "<ap_module> is not closed before the end of the file",
                       "add </ap_module> after the block's directives");
 
-  // Block flags and hints default to the global ones, wherever the globals were written.
+  // A block's settings are the global ones, wherever the globals were written, overlaid by its
+  // own lines.
   const GlobalConfig &g = state.config.global;
-  for (auto &raw : state.blocks) {
-    ModuleBlock b = std::move(raw.block);
-    b.verify = raw.verify.value_or(g.verify);
-    b.collective = raw.collective.value_or(g.collective);
-    b.file_view = raw.file_view.value_or(g.file_view);
-    b.sync_writes = raw.sync_writes.value_or(g.sync_writes);
-    b.cache_mode = raw.cache_mode.value_or(g.cache_mode);
-    b.warm_up_reps = raw.warm_up_reps.value_or(g.warm_up_reps);
-    b.hints = g.hints;
-    for (const auto &[k, v] : raw.hints)
-      b.hints[k] = v;
-    b.interface = raw.interface.value_or(g.interface);
-    std::vector<DirectiveLine> global_lines;
-    for (const auto &[name, lines] : g.written)
-      global_lines.insert(global_lines.end(), lines.begin(), lines.end());
+  std::vector<DirectiveLine> global_lines;
+  for (const auto &[name, lines] : g.written)
+    global_lines.insert(global_lines.end(), lines.begin(), lines.end());
+  for (auto &b : state.blocks) {
+    static_cast<BlockSettings &>(b) = g;
+    for (const auto &l : b.harness_lines)
+      if (const HarnessDirective *d = find_harness_directive(l.name); d && d->set_setting)
+        d->set_setting(b, check_directive(d->spec, l.args));
     b.harness_lines.insert(b.harness_lines.begin(), global_lines.begin(), global_lines.end());
     state.config.modules.push_back(std::move(b));
   }

@@ -22,24 +22,35 @@ struct DirectiveLine {
   int line = 0;                  ///< line in that file
 };
 
-/// Global directives (Table 3.1 and our extensions). The defaults here are the ones declared in
-/// the harness directives table (harness_directives.cpp); a test keeps the two in step.
-struct GlobalConfig {
+/// The settings a block takes from the global lines unless it writes its own (the directives of
+/// scope Both whose table row has set_setting): declared once, for the global config (the
+/// blocks' default) and for every block alike.
+struct BlockSettings {
+  VerifyMode verify = VerifyMode::Off;      ///< Verify
+  bool collective = false;                  ///< Collective
+  bool file_view = true;                    ///< FileView
+  bool sync_writes = false;                 ///< SyncWrites
+  CacheMode cache_mode = CacheMode::Keep;   ///< CacheMode
+  long warm_up_reps = 0;                    ///< WarmUpReps
+  std::map<std::string, std::string> hints; ///< Hint key value (a block's lines overlay the global)
+  /// Interface: the backend's word (docs/reference/interfaces.md); the plan may take the
+  /// module's default instead when no line reaches the block (plan/backend_plan.hpp)
+  std::string interface;
+};
+
+/// Global directives (Table 3.1 and our extensions); its BlockSettings are the blocks' defaults.
+/// The defaults here are the ones declared in the harness directives table
+/// (harness_directives.cpp); a test keeps the two in step.
+struct GlobalConfig : BlockSettings {
   std::string test_file = "pio-bench.testfile";  ///< TestFile
   bool show_averages = false;                    ///< ShowAverages
   bool report_open_time = false;                 ///< ReportOpenTime
   bool report_close_time = false;                ///< ReportCloseTime
   bool report_header_offset = false;             ///< ReportHeaderOffset
-  bool sync_writes = false;                      ///< SyncWrites
   std::vector<std::string> module_paths;         ///< ModulePath dir... (repeatable)
   std::string stage_modules;                     ///< StageModules dir (node-local copies)
   std::string results_file = "pio-results.json"; ///< ResultsFile (-r overrides)
   std::string csv_file;                          ///< CsvFile: one row per repetition ("" = no CSV)
-  VerifyMode verify = VerifyMode::Off;           ///< Verify (default for blocks)
-  bool collective = false;                       ///< Collective (default for blocks)
-  bool file_view = true;                         ///< FileView (default for blocks)
-  CacheMode cache_mode = CacheMode::Keep;        ///< CacheMode (default for blocks)
-  long warm_up_reps = 0;                         ///< WarmUpReps (default for blocks)
   bool overwrite = false;  ///< Overwrite: allow an existing TestFile to be replaced
   bool keep_files = false; ///< KeepFiles: do not delete test files
   /// StepTimeout: seconds without progress before a rank exits (0 = off; -1 = not set: the
@@ -50,9 +61,6 @@ struct GlobalConfig {
   double suite_time = 0;
   bool show_all_tests = false; ///< ShowAllTests: every test's rows, even under Output::Figure
   int rounds = 1; ///< Rounds: the blocks run this many times, each round shuffled (plan/rounds)
-  std::map<std::string, std::string> hints; ///< Hint key value (repeatable; default for blocks)
-  std::string interface;                    ///< Interface: the backend's word (default for blocks;
-                                            ///< docs/reference/interfaces.md)
   /// Every other global line (not a harness directive): a backend's option (ODirect,
   /// H5Alignment ...) for every block, checked against the backends' tables when the blocks are
   /// planned (plan/backend_plan.hpp), in file order.
@@ -63,8 +71,9 @@ struct GlobalConfig {
   std::map<std::string, std::vector<DirectiveLine>> written;
 };
 
-/// One <ap_module> ... </ap_module> block.
-struct ModuleBlock {
+/// One <ap_module> ... </ap_module> block; its BlockSettings are the global ones overlaid by its
+/// own lines.
+struct ModuleBlock : BlockSettings {
   std::string file; ///< where the block opens
   int line = 0;
   std::string module_name;      ///< ModuleName (required)
@@ -75,18 +84,10 @@ struct ModuleBlock {
   double suite_weight = 1; ///< SuiteWeight: this block's part of SuiteTime, relative to the others
   /// TimingScope: unit or phase (docs/reference/timing.md)
   TimingScope timing_scope = TimingScope::Unit;
-  double stone_wall = 0;                    ///< StoneWall seconds per phase (0 = off)
-  bool stone_wall_wear_out = false;         ///< StoneWallWearOut: IO500's stonewall (timing)
-  bool sync_at_end = false;                 ///< SyncAtEnd: one flush after a phase's last unit
-  std::string test_file;                    ///< TestFile override ("" = global)
-  VerifyMode verify = VerifyMode::Off;      ///< Verify (global default if absent)
-  bool collective = false;                  ///< Collective (global default if absent)
-  bool file_view = true;                    ///< FileView (global default if absent)
-  bool sync_writes = false;                 ///< SyncWrites (global default if absent)
-  std::map<std::string, std::string> hints; ///< global hints overlaid by the block's Hint lines
-  /// Interface as the lines say (global default if absent): the backend's word; the plan may
-  /// take the module's default instead when no line reaches the block (plan/backend_plan.hpp)
-  std::string interface;
+  double stone_wall = 0;            ///< StoneWall seconds per phase (0 = off)
+  bool stone_wall_wear_out = false; ///< StoneWallWearOut: IO500's stonewall (timing)
+  bool sync_at_end = false;         ///< SyncAtEnd: one flush after a phase's last unit
+  std::string test_file;            ///< TestFile override ("" = global)
   /// Where the block's harness settings come from: the global lines, then the block's own, then
   /// its swept values (a Hint:<key> sweep as a Hint line); the last line of a name is in effect.
   std::vector<DirectiveLine> harness_lines;
@@ -113,12 +114,8 @@ struct ModuleBlock {
   bool reps_auto = false;
   double reps_target = 0.05; ///< ModuleReps auto: the interval's half-width sought (+-5 %)
   double reps_time_cap = 60; ///< ModuleReps auto: seconds per test at most
-  /// CacheMode (global default if absent; docs/reference/timing.md, "The page cache").
-  CacheMode cache_mode = CacheMode::Keep;
   /// ReadShift: rank r reads what rank r + read_shift wrote in the FilesFrom block (0: off).
   int read_shift = 0;
-  /// WarmUpReps: repetitions of every test run first, as the others, and not recorded.
-  long warm_up_reps = 0;
 };
 
 /// The whole config.

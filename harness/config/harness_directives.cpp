@@ -31,14 +31,14 @@ void add_hint(std::map<std::string, std::string> &into, const Words &w) {
 }
 
 /// Processes, or Sweep Processes: checked, kept as written until the run's size is known.
-void set_processes(BlockDraft &b, const Words &w, const std::string &file, int line) {
+void set_processes(ModuleBlock &b, const Words &w, const std::string &file, int line) {
   check_process_counts(w);
-  const DirectiveLine &prev = b.block.processes_line;
+  const DirectiveLine &prev = b.processes_line;
   if (!prev.name.empty())
     throw Error("Processes is given twice in this block (also at " + prev.file + ":" +
                     std::to_string(prev.line) + ")",
                 "write all the counts on one line, e.g. Processes 1 2 4 all");
-  b.block.processes_line = DirectiveLine{"Processes", w, file, line};
+  b.processes_line = DirectiveLine{"Processes", w, file, line};
 }
 
 /// Stores an on/off value in a GlobalConfig field.
@@ -46,10 +46,28 @@ template <bool GlobalConfig::*field> void global_flag(GlobalConfig &g, const Wor
   g.*field = parse_flag(w[0]);
 }
 
-/// Stores an on/off value in a block field that defaults to the global one.
-template <std::optional<bool> BlockDraft::*field>
-void block_flag(BlockDraft &b, const Words &w, const std::string &, int) {
-  b.*field = parse_flag(w[0]);
+/// Stores an on/off value in a block setting (the global default, or a block's own).
+template <bool BlockSettings::*field> void setting_flag(BlockSettings &s, const Words &w) {
+  s.*field = parse_flag(w[0]);
+}
+
+/// A row for a setting every block takes from the global lines unless it writes its own.
+HarnessDirective block_setting(DirectiveSpec spec, const char *origin, std::string syntax,
+                               void (*set)(BlockSettings &, const Words &),
+                               bool sweepable = false) {
+  HarnessDirective d{std::move(spec), DirectiveScope::Both, origin, std::move(syntax)};
+  d.set_setting = set;
+  d.sweepable = sweepable;
+  return d;
+}
+
+/// The names of the rows so far that may be swept and tuned: "Collective, FileView, ...".
+std::string sweepable_in(const std::vector<HarnessDirective> &rows) {
+  std::string out;
+  for (const auto &d : rows)
+    if (d.sweepable)
+      out += (out.empty() ? "" : ", ") + d.spec.name;
+  return out;
 }
 
 /// The mode a Verify word names; throws Error for another word (a Sweep value, say).
@@ -86,7 +104,7 @@ const char *const kExt = "extension";
 /// The rows of pio-tune's search (Tune, TuneHook) and of shuffled rounds (Rounds). A Tune line is
 /// kept as written; the plan checks its form and values against the tuned directive
 /// (plan/tune_space.hpp), which needs the whole table, this one included.
-std::vector<HarnessDirective> tune_directives() {
+std::vector<HarnessDirective> tune_directives(const std::string &tunable) {
   using S = DirectiveScope;
   using T = DirectiveType;
   std::vector<HarnessDirective> t;
@@ -94,15 +112,17 @@ std::vector<HarnessDirective> tune_directives() {
       {{"Tune", T::Texts, "",
         "a setting pio-tune may vary: <name> <value>... (choices) or <name> <from>..<to> "
         "[linear] (sizes double, integers on a log scale); <name> is a module directive (in "
-        "its block), Collective, FileView, SyncWrites, Verify, TimingScope, StoneWall, "
-        "Interface, a backend's option, Hint:<key> or Hook:<name> (a value for TuneHook); "
-        "outside a block: every block; each value is checked as the directive checks it; "
-        "ignored by an ordinary run (docs/guides/tuning.md)"},
+        "its block), " +
+            tunable +
+            ", a backend's option, Hint:<key> or Hook:<name> (a value for TuneHook); "
+            "outside a block: every block; each value is checked as the directive checks it; "
+            "ignored by an ordinary run (docs/guides/tuning.md)"},
        S::Both,
        "extension",
        "<name> <value>...",
        [](GlobalConfig &, const Words &) {},
-       [](BlockDraft &, const Words &, const std::string &, int) {}});
+       [](ModuleBlock &, const Words &, const std::string &, int) {}});
+  t.back().adds_up = true;
   t.push_back({{"TuneHook", T::Text, "",
                 "a command pio-tune runs before each trial, {name} replaced by the trial's value "
                 "of Tune <name> (Hook:<name> as {name}), {trial} by its number; its output and "
@@ -112,6 +132,7 @@ std::vector<HarnessDirective> tune_directives() {
                "extension",
                "\"<command>\"",
                [](GlobalConfig &, const Words &w) { hook_placeholders(w.at(0)); }});
+  t.back().adds_up = true;
   t.push_back(
       {DirectiveSpec{"Rounds", T::Integer, "1",
                      "run the config's blocks this many times, each round in a new "
@@ -135,7 +156,7 @@ std::vector<HarnessDirective> make_table() {
        kT31,
        "<path>",
        [](GlobalConfig &g, const Words &w) { g.test_file = w[0]; },
-       [](BlockDraft &b, const Words &w, const std::string &, int) { b.block.test_file = w[0]; }});
+       [](ModuleBlock &b, const Words &w, const std::string &, int) { b.test_file = w[0]; }});
   t.push_back({{"ShowAverages", T::Flag, "off",
                 "one row per test with the spread over repetitions instead of one row per "
                 "repetition"},
@@ -160,13 +181,10 @@ std::vector<HarnessDirective> make_table() {
                kT31,
                "",
                global_flag<&GlobalConfig::report_header_offset>});
-  t.push_back({{"SyncWrites", T::Flag, "off",
-                "flush (MPI_File_sync; posix: fsync) every write inside the timed unit"},
-               S::Both,
-               kT31,
-               "",
-               global_flag<&GlobalConfig::sync_writes>,
-               block_flag<&BlockDraft::sync_writes>});
+  t.push_back(
+      block_setting({"SyncWrites", T::Flag, "off",
+                     "flush (MPI_File_sync; posix: fsync) every write inside the timed unit"},
+                    kT31, "", setting_flag<&BlockSettings::sync_writes>, true));
   t.push_back({{"ModulePath", T::Texts, "",
                 "directories to search for module .so files (repeatable; relative to the config "
                 "file); searched after -M, before $PIO_MODULE_PATH and the install directory"},
@@ -176,6 +194,7 @@ std::vector<HarnessDirective> make_table() {
                [](GlobalConfig &g, const Words &w) {
                  g.module_paths.insert(g.module_paths.end(), w.begin(), w.end());
                }});
+  t.back().adds_up = true;
   t.push_back({{"StageModules", T::Text, "",
                 "node-local directory (e.g. /tmp or /dev/shm, existing on every node) where each "
                 "node's first rank writes the module objects the run needs, read once by rank 0 "
@@ -198,62 +217,43 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<path>",
                [](GlobalConfig &g, const Words &w) { g.csv_file = w[0]; }});
-  t.push_back({{"Verify", T::Text, to_string(VerifyMode::Off),
-                "stamp written data (rank, offset) and check it after writes and on reads: on = "
-                "in the untimed methods; timed = inside the timed work unit (it stamps before a "
-                "write, checks after a read, as IOR -R does; pattern modules and metadata's "
-                "read only; docs/reference/timing.md)",
-                verify_mode_words()},
-               S::Both,
-               kExt,
-               "<mode>",
-               [](GlobalConfig &g, const Words &w) { g.verify = verify_of(w[0]); },
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.verify = verify_of(w[0]);
-               }});
-  t.push_back({{"Collective", T::Flag, "off",
-                "collective calls (MPI-IO's _all variants; posix runs them independently)"},
-               S::Both,
-               kExt,
-               "",
-               global_flag<&GlobalConfig::collective>,
-               block_flag<&BlockDraft::collective>});
-  t.push_back({{"FileView", T::Flag, "on",
-                "describe accesses with an MPI file view (off: one explicit-offset call per "
-                "contiguous piece); on a backend with file views (capability file_views: "
-                "mpiio), the others place each unit by its extents"},
-               S::Both,
-               kExt,
-               "",
-               global_flag<&GlobalConfig::file_view>,
-               block_flag<&BlockDraft::file_view>});
-  t.push_back({{"CacheMode", T::Text, to_string(CacheMode::Keep),
-                "the page cache before every read phase (its residency is measured and recorded "
-                "either way): keep = as the writes left it; drop = flushed and evicted from the "
-                "ranks' file ranges first (fsync + posix_fadvise DONTNEED, untimed); direct = "
-                "O_DIRECT (a backend with capability o_direct, posix, on a file system with direct "
-                "I/O; refused elsewhere) "
-                "(docs/reference/timing.md, \"The page cache\")",
-                cache_mode_words()},
-               S::Both,
-               kExt,
-               "<mode>",
-               [](GlobalConfig &g, const Words &w) { g.cache_mode = cache_mode_of(w[0]); },
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.cache_mode = cache_mode_of(w[0]);
-               }});
-  t.push_back({{"Interface", T::Text, "mpiio",
-                "the I/O backend the block's test files are opened and transferred through; its "
-                "options are block directives too (mpiio, posix and hdf5 ship with pio-bench; "
-                "pio-harness --list-interfaces lists those found, their options and "
-                "capabilities; docs/reference/interfaces.md)"},
-               S::Both,
-               kExt,
-               "<interface>",
-               [](GlobalConfig &g, const Words &w) { g.interface = interface_of(w[0]); },
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.interface = interface_of(w[0]);
-               }});
+  t.push_back(block_setting(
+      {"Verify", T::Text, to_string(VerifyMode::Off),
+       "stamp written data (rank, offset) and check it after writes and on reads: on = "
+       "in the untimed methods; timed = inside the timed work unit (it stamps before a "
+       "write, checks after a read, as IOR -R does; pattern modules and metadata's "
+       "read only; docs/reference/timing.md)",
+       verify_mode_words()},
+      kExt, "<mode>", [](BlockSettings &s, const Words &w) { s.verify = verify_of(w[0]); }, true));
+  t.push_back(block_setting({"Collective", T::Flag, "off",
+                             "collective calls (MPI-IO's _all variants; posix runs them "
+                             "independently)"},
+                            kExt, "", setting_flag<&BlockSettings::collective>, true));
+  t.push_back(
+      block_setting({"FileView", T::Flag, "on",
+                     "describe accesses with an MPI file view (off: one explicit-offset call per "
+                     "contiguous piece); on a backend with file views (capability file_views: "
+                     "mpiio), the others place each unit by its extents"},
+                    kExt, "", setting_flag<&BlockSettings::file_view>, true));
+  t.push_back(block_setting(
+      {"CacheMode", T::Text, to_string(CacheMode::Keep),
+       "the page cache before every read phase (its residency is measured and recorded "
+       "either way): keep = as the writes left it; drop = flushed and evicted from the "
+       "ranks' file ranges first (fsync + posix_fadvise DONTNEED, untimed); direct = "
+       "O_DIRECT (a backend with capability o_direct, posix, on a file system with direct "
+       "I/O; refused elsewhere) "
+       "(docs/reference/timing.md, \"The page cache\")",
+       cache_mode_words()},
+      kExt, "<mode>", [](BlockSettings &s, const Words &w) { s.cache_mode = cache_mode_of(w[0]); },
+      true));
+  t.push_back(block_setting(
+      {"Interface", T::Text, "mpiio",
+       "the I/O backend the block's test files are opened and transferred through; its "
+       "options are block directives too (mpiio, posix and hdf5 ship with pio-bench; "
+       "pio-harness --list-interfaces lists those found, their options and "
+       "capabilities; docs/reference/interfaces.md)"},
+      kExt, "<interface>",
+      [](BlockSettings &s, const Words &w) { s.interface = interface_of(w[0]); }, true));
   t.push_back({{"Overwrite", T::Flag, "off",
                 "allow an existing TestFile to be written (it is never deleted) and an existing "
                 "results file to be replaced"},
@@ -291,15 +291,12 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "",
                global_flag<&GlobalConfig::show_all_tests>});
-  t.push_back(
-      {{"Hint", T::Texts, "",
-        "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
-        "passed in bytes; recorded with the hints in effect after open)"},
-       S::Both,
-       kExt,
-       "<key> <value>",
-       [](GlobalConfig &g, const Words &w) { add_hint(g.hints, w); },
-       [](BlockDraft &b, const Words &w, const std::string &, int) { add_hint(b.hints, w); }});
+  t.push_back(block_setting(
+      {"Hint", T::Texts, "",
+       "an MPI-IO hint <key> <value> for every test (repeatable; a size such as 16M is "
+       "passed in bytes; recorded with the hints in effect after open)"},
+      kExt, "<key> <value>", [](BlockSettings &s, const Words &w) { add_hint(s.hints, w); }));
+  t.back().adds_up = true;
   t.push_back({{"Include", T::Text, "",
                 "read another config file here (relative to the including file's directory)"},
                S::Global,
@@ -311,10 +308,10 @@ std::vector<HarnessDirective> make_table() {
                kT32,
                "<name>",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
-                 b.block.module_name = w[0];
-                 b.block.module_name_file = file;
-                 b.block.module_name_line = line;
+               [](ModuleBlock &b, const Words &w, const std::string &file, int line) {
+                 b.module_name = w[0];
+                 b.module_name_file = file;
+                 b.module_name_line = line;
                }});
   t.push_back({{"ModuleReps", T::Texts, "1",
                 "repetitions of every test (1 to 1000000); auto [T%] [S]: repeat until the 95 % "
@@ -325,38 +322,35 @@ std::vector<HarnessDirective> make_table() {
                kT32,
                "<n> or auto [<T>%] [<S>]",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
                  const RepsSetting r = parse_module_reps(w);
-                 b.block.reps = r.reps;
-                 b.block.reps_auto = r.automatic;
-                 b.block.reps_target = r.target;
-                 b.block.reps_time_cap = r.time_cap_s;
+                 b.reps = r.reps;
+                 b.reps_auto = r.automatic;
+                 b.reps_target = r.target;
+                 b.reps_time_cap = r.time_cap_s;
                }});
-  t.push_back({DirectiveSpec{"WarmUpReps", T::Integer, "0",
-                             "repetitions of every test run first, on the same file, and not "
-                             "recorded, so the recorded ones do not pay for first use (a new "
-                             "file's blocks, the connections): fio's ramp_time, IMB's warm-up "
-                             "(docs/reference/results.md, \"Flags\")"}
-                   .between(0, 1000),
-               S::Both, kExt, "<n>",
-               [](GlobalConfig &g, const Words &w) { g.warm_up_reps = parse_integer(w[0]); },
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.warm_up_reps = parse_integer(w[0]);
-               }});
+  t.push_back(block_setting(
+      DirectiveSpec{"WarmUpReps", T::Integer, "0",
+                    "repetitions of every test run first, on the same file, and not "
+                    "recorded, so the recorded ones do not pay for first use (a new "
+                    "file's blocks, the connections): fio's ramp_time, IMB's warm-up "
+                    "(docs/reference/results.md, \"Flags\")"}
+          .between(0, 1000),
+      kExt, "<n>", [](BlockSettings &s, const Words &w) { s.warm_up_reps = parse_integer(w[0]); }));
   t.push_back(
       {DirectiveSpec{"ModuleSettleTime", T::Real, "0", "seconds to wait after the block's tests"}
            .between(0, 86400),
        S::Block, kT32, "<seconds>", nullptr,
-       [](BlockDraft &b, const Words &w, const std::string &, int) {
-         b.block.settle_time = parse_real(w[0]);
+       [](ModuleBlock &b, const Words &w, const std::string &, int) {
+         b.settle_time = parse_real(w[0]);
        }});
   t.push_back({DirectiveSpec{"SuiteWeight", T::Real, "1",
                              "this block's part of SuiteTime relative to the other time-driven "
                              "blocks' (2 = twice the share of a block at 1)"}
                    .between(0.001, 1e6),
                S::Block, kExt, "<weight>", nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.suite_weight = parse_real(w[0]);
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.suite_weight = parse_real(w[0]);
                }});
   t.push_back({{"TimingScope", T::Text, to_string(TimingScope::Unit),
                 "what the barriers bracket: unit = B1 and B2 around every work unit (thesis "
@@ -367,18 +361,20 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<scope>",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.timing_scope = timing_scope_of(w[0]);
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.timing_scope = timing_scope_of(w[0]);
                }});
+  t.back().sweepable = true;
   t.push_back({DirectiveSpec{"StoneWall", T::Real, "0",
                              "stonewalling: every count-driven phase of the block runs work units "
                              "until this many seconds (at most its declared units), all ranks "
                              "stopping on rank 0's decision; 0 = off (docs/reference/timing.md)"}
                    .between(0, 86400),
                S::Block, kExt, "<seconds>", nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.stone_wall = parse_real(w[0]);
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.stone_wall = parse_real(w[0]);
                }});
+  t.back().sweepable = true;
   t.push_back({{"StoneWallWearOut", T::Flag, "off",
                 "IO500's stonewall (IOR's stoneWallingWearOut): under StoneWall the units run back "
                 "to back in one window (as TimingScope phase), rank 0 stops at the deadline, then "
@@ -388,8 +384,8 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.stone_wall_wear_out = parse_flag(w[0]);
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.stone_wall_wear_out = parse_flag(w[0]);
                }});
   t.push_back({{"SyncAtEnd", T::Flag, "off",
                 "flush the file once after a phase's last unit, inside the timed window, as "
@@ -399,8 +395,8 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.sync_at_end = parse_flag(w[0]);
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.sync_at_end = parse_flag(w[0]);
                }});
   t.push_back({{"Label", T::Text, "",
                 "the block's name in the results and on the console (unique in a run); without "
@@ -410,10 +406,10 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<text>",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
-                 b.block.label = w[0];
-                 b.block.label_file = file;
-                 b.block.label_line = line;
+               [](ModuleBlock &b, const Words &w, const std::string &file, int line) {
+                 b.label = w[0];
+                 b.label_file = file;
+                 b.label_line = line;
                }});
   t.push_back({{"FilesFrom", T::Text, "",
                 "work on the test files and directories the block with this Label made earlier "
@@ -426,8 +422,8 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<label>",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
-                 b.block.files_from = DirectiveLine{"FilesFrom", w, file, line};
+               [](ModuleBlock &b, const Words &w, const std::string &file, int line) {
+                 b.files_from = DirectiveLine{"FilesFrom", w, file, line};
                }});
   t.push_back({DirectiveSpec{"ReadShift", T::Integer, "0",
                              "with FilesFrom: rank r reads what rank r + N (mod the ranks) wrote "
@@ -435,8 +431,8 @@ std::vector<HarnessDirective> make_table() {
                              "page cache (IOR -C -Q: N = ranks per node x Q); 0 = off"}
                    .between(0, 1e6),
                S::Block, kExt, "<n>", nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &, int) {
-                 b.block.read_shift = static_cast<int>(parse_integer(w[0]));
+               [](ModuleBlock &b, const Words &w, const std::string &, int) {
+                 b.read_shift = static_cast<int>(parse_integer(w[0]));
                }});
   t.push_back({{"Processes", T::Texts, "",
                 "run the block (every test, init to cleanup) on the first n ranks of the run, the "
@@ -447,27 +443,28 @@ std::vector<HarnessDirective> make_table() {
                kExt,
                "<n|all>...",
                nullptr,
-               [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+               [](ModuleBlock &b, const Words &w, const std::string &file, int line) {
                  set_processes(b, w, file, line);
                }});
   t.push_back(
       {{"Sweep", T::Texts, "",
         "run the block once per value (repeatable: every combination); <name> is a "
-        "module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-        "StoneWall, CacheMode, Interface, a backend's option, Processes or Hint:<key>; values "
-        "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
-        "range 4K..16M"},
+        "module directive, " +
+            sweepable_in(t) +
+            ", a backend's option, Processes or Hint:<key>; values "
+            "separated by spaces or commas (Hint values by spaces); sizes also as a doubling "
+            "range 4K..16M"},
        S::Block,
        kExt,
        "<name> <value>...",
        nullptr,
-       [](BlockDraft &b, const Words &w, const std::string &file, int line) {
+       [](ModuleBlock &b, const Words &w, const std::string &file, int line) {
          check_sweep(w);
          if (lower(w[0]) == "processes") // the rank counts: expanded for the run's size
            return set_processes(b, Words(w.begin() + 1, w.end()), file, line);
-         b.block.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
+         b.sweeps.push_back(DirectiveLine{"Sweep", w, file, line});
        }});
-  for (auto &d : tune_directives()) // Tune, TuneHook, Rounds
+  for (auto &d : tune_directives(sweepable_in(t))) // Tune, TuneHook, Rounds
     t.push_back(std::move(d));
   return t;
 }
@@ -489,6 +486,28 @@ const HarnessDirective *find_harness_directive(const std::string &name) {
 
 bool allowed_in_block(DirectiveScope scope) { return scope != DirectiveScope::Global; }
 
+bool sweepable(const std::string &name) {
+  const HarnessDirective *d = find_harness_directive(name);
+  return d && d->sweepable;
+}
+
+std::string sweepable_names() { return sweepable_in(harness_directives()); }
+
+std::string sweep_hint() {
+  return "Sweep takes a module directive, " + sweepable_names() +
+         ", a backend's option (pio-harness --list-interfaces), Processes or Hint:<key>, then "
+         "its values, e.g. Sweep BufferSizes 64K 1M, Sweep Hint:cb_buffer_size 1M 4M 16M, "
+         "Sweep Collective on off, Sweep Interface mpiio,posix, Sweep Processes 1 2 4";
+}
+
+void set_in_block(const HarnessDirective &d, ModuleBlock &b, const std::vector<std::string> &words,
+                  const std::string &file, int line) {
+  if (d.set_setting)
+    d.set_setting(b, words);
+  else if (d.set_block)
+    d.set_block(b, words, file, line);
+}
+
 std::string harness_directive_names(bool in_block) {
   std::string out;
   auto add = [&](DirectiveScope scope) {
@@ -509,7 +528,7 @@ std::string harness_directive_names(bool in_block) {
 
 void check_sweep(const std::vector<std::string> &words) {
   if (words.empty())
-    throw Error("Sweep without a directive name", kSweepHint);
+    throw Error("Sweep without a directive name", sweep_hint());
   const std::string &name = words[0];
   // Dotconf passes at most 16 words and leaves the rest of the line in the 16th.
   if (words.size() >= 16)
@@ -517,7 +536,7 @@ void check_sweep(const std::vector<std::string> &words) {
                 "use a size range (4K..16M) or fewer values");
   if (lower(name) == "processes") {
     if (words.size() == 1)
-      throw Error("Sweep without values", kSweepHint);
+      throw Error("Sweep without values", sweep_hint());
     return check_process_counts(std::vector<std::string>(words.begin() + 1, words.end()));
   }
   std::string key;
@@ -525,14 +544,14 @@ void check_sweep(const std::vector<std::string> &words) {
   const auto values = sweep_values(std::vector<std::string>(words.begin() + 1, words.end()), !hint);
   if (hint) {
     if (key.empty())
-      throw Error("Sweep Hint: without a hint key", kSweepHint);
+      throw Error("Sweep Hint: without a hint key", sweep_hint());
     return;
   }
   const HarnessDirective *d = find_harness_directive(name);
   if (!d)
     return; // a module directive: checked with the module's spec
-  if (!sweepable_flag(name))
-    throw Error(d->spec.name + " cannot be swept", kSweepHint);
+  if (!d->sweepable)
+    throw Error(d->spec.name + " cannot be swept", sweep_hint());
   for (const auto &v : values)
     check_directive(d->spec, {v});
 }

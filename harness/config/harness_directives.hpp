@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,17 +20,6 @@ enum class DirectiveScope {
   Both,   ///< either: the block's value overrides the global one for that block
 };
 
-/// A module block while it is read: flags not given stay unset and take the global value later.
-struct BlockDraft {
-  ModuleBlock block;                                      ///< what is known so far
-  std::optional<VerifyMode> verify;                       ///< Verify, when written
-  std::optional<bool> collective, file_view, sync_writes; ///< set only when written
-  std::map<std::string, std::string> hints;               ///< the block's own Hint lines
-  std::optional<std::string> interface;                   ///< Interface, when written
-  std::optional<CacheMode> cache_mode;                    ///< CacheMode, when written
-  std::optional<long> warm_up_reps;                       ///< WarmUpReps, when written
-};
-
 /// One harness directive: its spec (type, default, help, limits), where it may be written,
 /// where it comes from, and how a checked value is stored.
 struct HarnessDirective {
@@ -39,13 +27,19 @@ struct HarnessDirective {
   DirectiveScope scope; ///< where it may be written
   std::string origin;   ///< "thesis Table 3.1", "thesis Table 3.2" or "extension"
   std::string syntax;   ///< the value as the docs show it, e.g. "<path>" ("" for flags)
-  /// Stores checked words in the global config (nullptr: not a global directive, or read by
-  /// Dotconf itself, as Include is). May throw pio::Error for a rule the spec cannot express.
+  /// Stores checked words in the global config (nullptr: not a global directive, a block
+  /// setting (set_setting), or read by Dotconf itself, as Include is). May throw pio::Error for a
+  /// rule the spec cannot express.
   void (*set_global)(GlobalConfig &, const std::vector<std::string> &) = nullptr;
   /// Stores checked words in the block being read, written at file:line (an Included file's own
-  /// name and line; nullptr: global only).
-  void (*set_block)(BlockDraft &, const std::vector<std::string> &, const std::string &file,
+  /// name and line; nullptr: global only, or a block setting).
+  void (*set_block)(ModuleBlock &, const std::vector<std::string> &, const std::string &file,
                     int line) = nullptr;
+  /// A setting every block takes from the global lines unless it writes its own: stores checked
+  /// words in the global config's BlockSettings or in a block's (nullptr: not such a setting).
+  void (*set_setting)(BlockSettings &, const std::vector<std::string> &) = nullptr;
+  bool sweepable = false; ///< may be swept (Sweep) and tuned (Tune)
+  bool adds_up = false;   ///< its lines add up (ModulePath, Hint ...): a global may repeat it
 };
 
 /// Every harness directive, in the order the docs list them.
@@ -56,6 +50,20 @@ const HarnessDirective *find_harness_directive(const std::string &name);
 
 /// True when a directive of this scope may be written in a block (Block, Both) or outside one.
 bool allowed_in_block(DirectiveScope scope);
+
+/// True when the harness directive with this name may be swept and tuned (Collective, Verify ...).
+bool sweepable(const std::string &name);
+
+/// The sweepable harness directives' names, "Collective, FileView, ..." (for help texts).
+std::string sweepable_names();
+
+/// How to write a Sweep line, for error messages.
+std::string sweep_hint();
+
+/// Stores a checked value of a harness directive in a block whose settings are whole (a swept
+/// value, a trial's): as the block's own line would.
+void set_in_block(const HarnessDirective &d, ModuleBlock &b, const std::vector<std::string> &words,
+                  const std::string &file, int line);
 
 /// "TestFile, ShowAverages, ..." for error messages: the directives accepted outside blocks
 /// (in_block false) or inside them (block-only directives first).

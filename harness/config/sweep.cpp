@@ -39,7 +39,7 @@ Dimension dimension(const DirectiveLine &sweep) {
   if (hint) {
     d.kind = Dimension::Kind::Hint;
     d.name = "Hint:" + d.key;
-  } else if (sweepable_flag(d.name)) {
+  } else if (sweepable(d.name)) {
     d.kind = Dimension::Kind::Flag;
     const DirectiveSpec &spec = find_harness_directive(d.name)->spec;
     d.name = spec.name;
@@ -92,7 +92,7 @@ void set_block_value(ModuleBlock &b, const std::string &name, const std::string 
     b.harness_lines.push_back(DirectiveLine{"Hint", {key, value}, file, line});
     return;
   }
-  if (!sweepable_flag(name)) { // a module directive: this line replaces the block's own
+  if (!sweepable(name)) { // a module directive: this line replaces the block's own
     auto &lines = b.module_directives;
     lines.erase(
         std::remove_if(lines.begin(), lines.end(),
@@ -101,31 +101,10 @@ void set_block_value(ModuleBlock &b, const std::string &name, const std::string 
     lines.push_back(DirectiveLine{name, {value}, file, line});
     return;
   }
-  const DirectiveSpec &spec = find_harness_directive(name)->spec;
-  const std::string v = check_directive(spec, {value}).at(0);
-  b.harness_lines.push_back(DirectiveLine{spec.name, {v}, file, line});
-  const std::string n = lower(name);
-  if (n == "timingscope" || n == "stonewall" || n == "verify" || n == "cachemode" ||
-      n == "interface") { // as the directive stores them
-    BlockDraft draft;
-    draft.block = std::move(b);
-    find_harness_directive(n)->set_block(draft, {v}, file, line);
-    b = std::move(draft.block);
-    if (draft.interface)
-      b.interface = *draft.interface;
-    if (draft.verify)
-      b.verify = *draft.verify;
-    if (draft.cache_mode)
-      b.cache_mode = *draft.cache_mode;
-    return;
-  }
-  const bool on = parse_flag(v);
-  if (n == "collective")
-    b.collective = on;
-  else if (n == "fileview")
-    b.file_view = on;
-  else
-    b.sync_writes = on;
+  const HarnessDirective &d = *find_harness_directive(name);
+  const std::vector<std::string> words = check_directive(d.spec, {value});
+  b.harness_lines.push_back(DirectiveLine{d.spec.name, words, file, line});
+  set_in_block(d, b, words, file, line);
 }
 
 void expand_sweeps(Config &config) {

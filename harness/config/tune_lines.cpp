@@ -9,12 +9,14 @@
 
 namespace pio::harness {
 
-const char *const kTuneHint =
-    "write Tune <name> <value> <value>... (choices) or Tune <name> <from>..<to> [linear] (a "
-    "range: sizes double, integers on a log scale unless linear); <name> is a module directive, "
-    "Collective, FileView, SyncWrites, Verify, TimingScope, StoneWall, Interface, ODirect, an H5 "
-    "setting, Hint:<key> or Hook:<name> (for TuneHook), e.g. Tune Hint:cb_buffer_size 1M..64M, "
-    "Tune Collective on off";
+std::string tune_hint() {
+  return "write Tune <name> <value> <value>... (choices) or Tune <name> <from>..<to> [linear] "
+         "(a range: sizes double, integers on a log scale unless linear); <name> is a module "
+         "directive, " +
+         sweepable_names() +
+         ", a backend's option (ODirect, an H5 setting ...), Hint:<key> or Hook:<name> (for "
+         "TuneHook), e.g. Tune Hint:cb_buffer_size 1M..64M, Tune Collective on off";
+}
 
 namespace {
 
@@ -55,13 +57,13 @@ TuneTarget tune_target(const std::string &name, std::string &key) {
 
 TuneValues check_tune_words(const Words &words, bool global) {
   if (words.empty())
-    throw Error("Tune without a name", kTuneHint);
+    throw Error("Tune without a name", tune_hint());
   std::string key;
   const std::string &name = words[0];
   switch (tune_target(name, key)) {
   case TuneTarget::Hint:
     if (key.empty())
-      throw Error("Tune Hint: without a hint key", kTuneHint);
+      throw Error("Tune Hint: without a hint key", tune_hint());
     break;
   case TuneTarget::Hook:
     if (!is_hook_name(key))
@@ -71,8 +73,8 @@ TuneValues check_tune_words(const Words &words, bool global) {
                   "write e.g. Tune Hook:stripe_count 1 2 4, and {stripe_count} in the TuneHook");
     break;
   case TuneTarget::Harness:
-    if (!sweepable_flag(name))
-      throw Error(find_harness_directive(name)->spec.name + " cannot be tuned", kTuneHint);
+    if (!sweepable(name))
+      throw Error(find_harness_directive(name)->spec.name + " cannot be tuned", tune_hint());
     break;
   case TuneTarget::Module:
     if (global)
@@ -83,14 +85,14 @@ TuneValues check_tune_words(const Words &words, bool global) {
     break;
   }
   if (words.size() == 1)
-    throw Error("Tune " + name + " without values", kTuneHint);
+    throw Error("Tune " + name + " without values", tune_hint());
   TuneValues v;
   const auto dots = words[1].find("..");
   if (dots != std::string::npos) {
     v.from = words[1].substr(0, dots);
     v.to = words[1].substr(dots + 2);
     if (v.from.empty() || v.to.empty())
-      throw Error("Tune " + name + ": the range '" + words[1] + "' lacks a bound", kTuneHint);
+      throw Error("Tune " + name + ": the range '" + words[1] + "' lacks a bound", tune_hint());
     if (words.size() > 3 ||
         (words.size() == 3 && lower(words[2]) != "log" && lower(words[2]) != "linear"))
       throw Error("Tune " + name + ": after the range " + words[1] +
@@ -102,7 +104,7 @@ TuneValues check_tune_words(const Words &words, bool global) {
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i].find("..") != std::string::npos)
       throw Error("Tune " + name + ": a range must be the only value (" + words[i] + ")",
-                  kTuneHint);
+                  tune_hint());
     if (std::find(v.choices.begin(), v.choices.end(), words[i]) != v.choices.end())
       throw Error("Tune " + name + ": the value '" + words[i] + "' is written twice",
                   "list each value once");

@@ -40,6 +40,6 @@ struct TuneValues {
 TuneValues check_tune_words(const std::vector<std::string> &words, bool global);
 
 /// How to write a Tune line, for error messages.
-extern const char *const kTuneHint;
+std::string tune_hint();
 
 } // namespace pio::harness

@@ -11,14 +11,6 @@
 
 namespace pio::harness {
 
-const char *const kSweepHint =
-    "Sweep takes a module directive, Collective, FileView, SyncWrites, Verify, TimingScope, "
-    "StoneWall, CacheMode, Interface, a backend's option (pio-harness --list-interfaces), "
-    "Processes or "
-    "Hint:<key>, then its values, e.g. Sweep BufferSizes 64K 1M, "
-    "Sweep Hint:cb_buffer_size 1M 4M 16M, Sweep Collective on off, Sweep Interface mpiio,posix, "
-    "Sweep Processes 1 2 4";
-
 namespace {
 
 /// 4K..16M -> 4K 8K ... 16M; throws Error.
@@ -66,13 +58,6 @@ bool hint_target(const std::string &name, std::string &key) {
 }
 
 /// The harness block flags a Sweep may vary.
-bool sweepable_flag(const std::string &name) {
-  for (const char *f : {"collective", "fileview", "syncwrites", "verify", "timingscope",
-                        "stonewall", "cachemode", "interface"})
-    if (lower(name) == f)
-      return true;
-  return false;
-}
 
 std::string hint_value(const std::string &value) {
   if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])))
@@ -112,7 +97,8 @@ std::vector<std::string> sweep_values(const std::vector<std::string> &written, b
     out.insert(out.end(), range.begin(), range.end());
   }
   if (out.empty())
-    throw Error("Sweep without values", kSweepHint);
+    throw Error("Sweep without values",
+                "write the values after the name, e.g. Sweep BufferSizes 64K 1M");
   return out;
 }
 

@@ -10,9 +10,6 @@
 
 namespace pio::harness {
 
-/// How to write a Sweep line, for error messages.
-extern const char *const kSweepHint;
-
 /// A hint value as MPI-IO wants it: a size with a K, M, G or T suffix becomes its byte count
 /// ("16M" -> "16777216"); any other value is kept as written.
 std::string hint_value(const std::string &value);
@@ -29,11 +26,6 @@ std::string shown_value(const DirectiveSpec &spec, const std::vector<std::string
 
 /// True for "Hint:<key>" (any case), setting key.
 bool hint_target(const std::string &name, std::string &key);
-
-/// True for the harness block settings a Sweep may vary (Collective, FileView, SyncWrites,
-/// Verify, TimingScope, StoneWall, CacheMode and Interface; a backend's options are swept as module
-/// directives are, and checked by the plan).
-bool sweepable_flag(const std::string &name);
 
 /// The line of `block` that sets harness directive `name` (the last one: global, block, then
 /// swept), or nullptr when it has its default.

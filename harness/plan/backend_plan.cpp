@@ -77,7 +77,7 @@ void check_sweepable(const ModuleBlock &block, const io::BackendOption &o, const
     return;
   for (const auto &[name, value] : block.swept)
     if (lower(name) == lower(o.spec.name))
-      throw ConfigError(l.file, l.line, o.spec.name + " cannot be swept", kSweepHint);
+      throw ConfigError(l.file, l.line, o.spec.name + " cannot be swept", sweep_hint());
 }
 
 /// A block's backend, and how messages name it and the block.

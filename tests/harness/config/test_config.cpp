@@ -2,7 +2,11 @@
 // naming file, line, the directive and what is accepted.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <set>
+
 #include "config/config.hpp"
+#include "config/harness_directives.hpp"
 #include "config_helpers.hpp"
 #include "mpi_test.hpp"
 #include "plan/module_directives.hpp"
@@ -113,7 +117,7 @@ TEST_CASE("blocks take global defaults, override them, and keep their own direct
   CHECK(b.module_name_line == 2);
   CHECK(b.reps == 3);
   CHECK(b.settle_time == 0.5);
-  CHECK(!b.collective); // the block's own value
+  CHECK(!b.collective);                        // the block's own value
   CHECK(b.verify == pio::VerifyMode::Untimed); // the global value, though written after the block
   CHECK(b.test_file == "/x/y");
   CHECK(b.hints.at("cb_nodes") == "4");
@@ -276,4 +280,51 @@ TEST_CASE("sizes accept K/M/G/T suffixes and reject nonsense", "[config]") {
   CHECK_THROWS_WITH(pio::parse_size("99999999999T"), Contains("64 bits"));
   CHECK(pio::format_size(65536) == "64K");
   CHECK(pio::format_size(1000) == "1000");
+}
+
+TEST_CASE("every block setting reaches the blocks from a global line and yields to a block's own",
+          "[config]") {
+  using pio::harness::BlockSettings;
+  struct Case {
+    std::string name, global_value, block_value;
+    std::function<std::string(const BlockSettings &)> value;
+  };
+  const auto on = [](bool b) { return std::string(b ? "on" : "off"); };
+  const std::vector<Case> cases = {
+      {"Verify", "on", "timed", [](const BlockSettings &s) { return to_string(s.verify); }},
+      {"Collective", "on", "off", [&](const BlockSettings &s) { return on(s.collective); }},
+      {"FileView", "off", "on", [&](const BlockSettings &s) { return on(s.file_view); }},
+      {"SyncWrites", "on", "off", [&](const BlockSettings &s) { return on(s.sync_writes); }},
+      {"CacheMode", "drop", "keep", [](const BlockSettings &s) { return to_string(s.cache_mode); }},
+      {"WarmUpReps", "2", "3",
+       [](const BlockSettings &s) { return std::to_string(s.warm_up_reps); }},
+      {"Interface", "posix", "hdf5", [](const BlockSettings &s) { return s.interface; }},
+      {"Hint", "k 1", "k 2", [](const BlockSettings &s) { return "k " + s.hints.at("k"); }}};
+  // The table's block settings are exactly these: a new one needs its case here.
+  std::set<std::string> in_table, in_cases;
+  for (const auto &d : pio::harness::harness_directives())
+    if (d.set_setting)
+      in_table.insert(d.spec.name);
+  for (const auto &c : cases)
+    in_cases.insert(c.name);
+  CHECK(in_table == in_cases);
+
+  std::string own, global;
+  for (const auto &c : cases) {
+    own += "  " + c.name + " " + c.block_value + "\n";
+    global += c.name + " " + c.global_value + "\n";
+  }
+  pio::test::TempDir dir;
+  // The global lines come last: a block takes them wherever they are written.
+  const auto config =
+      parse_config(conf(dir, "s.conf",
+                        "<ap_module>\n  ModuleName a\n</ap_module>\n<ap_module>\n  ModuleName b\n" +
+                            own + "</ap_module>\n" + global));
+  REQUIRE(config.modules.size() == 2);
+  for (const auto &c : cases) {
+    INFO(c.name);
+    CHECK(c.value(config.global) == c.global_value);
+    CHECK(c.value(config.modules[0]) == c.global_value);
+    CHECK(c.value(config.modules[1]) == c.block_value);
+  }
 }
