@@ -50,6 +50,17 @@ struct ParseState {
   /// Reads one file (the main config, or an Include'd one named at from_file:from_line).
   void parse_file(const std::string &path, const std::string &from_file, int from_line);
 
+  /// The file's text as rank 0 read it (given) or from disk, and its identity for cycles.
+  std::pair<ConfigSource, std::pair<dev_t, ino_t>>
+  source_of(const std::string &path, const std::string &from_file, int from_line);
+
+  /// Refuses a file being read already (an Include cycle) or too many files.
+  void check_nesting(const std::pair<dev_t, ino_t> &id, const std::string &path,
+                     const std::string &from_file, int from_line) const;
+
+  /// Hands the checked text to Dotconf, which calls on_directive for every line.
+  void read_lines(const std::string &path, const ConfigSource &src);
+
   [[noreturn]] void fail(const std::string &what, const std::string &hint) const {
     throw ConfigError(file, line, what, hint);
   }
@@ -230,26 +241,28 @@ int on_error(configfile_t *cf, int type, unsigned long, const char *msg) {
   return 0;
 }
 
-void ParseState::parse_file(const std::string &path, const std::string &from_file, int from_line) {
+std::pair<ConfigSource, std::pair<dev_t, ino_t>>
+ParseState::source_of(const std::string &path, const std::string &from_file, int from_line) {
   const bool nested = !from_file.empty();
-  ConfigSource src;
-  std::pair<dev_t, ino_t> id{};
   if (given) {
     // The reader refused cycles already; the files come in the order it read them.
     if (next_given >= given->size() || (*given)[next_given].path != path)
       throw ConfigError(nested ? from_file : path, from_line,
                         "config file '" + path + "' is not among the files rank 0 read",
                         "report this as a bug: the broadcast config differs from rank 0's");
-    src = (*given)[next_given];
-    id = std::make_pair(dev_t{0}, static_cast<ino_t>(++next_given));
-  } else {
-    src = read_config_source(path, from_file, from_line);
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0)
-      throw ConfigError(nested ? from_file : path, from_line, "config file '" + path + "' vanished",
-                        "check the path");
-    id = std::make_pair(st.st_dev, st.st_ino);
+    const ConfigSource &src = (*given)[next_given];
+    return {src, std::make_pair(dev_t{0}, static_cast<ino_t>(++next_given))};
   }
+  ConfigSource src = read_config_source(path, from_file, from_line);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    throw ConfigError(nested ? from_file : path, from_line, "config file '" + path + "' vanished",
+                      "check the path");
+  return {std::move(src), std::make_pair(st.st_dev, st.st_ino)};
+}
+
+void ParseState::check_nesting(const std::pair<dev_t, ino_t> &id, const std::string &path,
+                               const std::string &from_file, int from_line) const {
   for (size_t i = 0; i < reading.size(); ++i)
     if (reading[i] == id) {
       std::string cycle;
@@ -258,34 +271,43 @@ void ParseState::parse_file(const std::string &path, const std::string &from_fil
       throw ConfigError(from_file, from_line, "Include cycle: " + cycle + path,
                         "remove the Include that leads back to a file being read");
     }
-  if (reading.size() >= 16 || ++files_read > 256)
+  if (reading.size() >= 16 || files_read >= 256)
     throw ConfigError(from_file, from_line,
                       "Include nested deeper than 16 files or more than 256 files read",
                       "include fewer files");
-  if (!nested)
+}
+
+void ParseState::read_lines(const std::string &path, const ConfigSource &src) {
+  static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
+  char devnull[] = "/dev/null";
+  // DONT_SUBSTITUTE: read_config_source has expanded ${VAR} (Dotconf would make an unset one
+  // empty in silence, and read a literal ${ written as $${ again).
+  configfile_t *cf = dotconf_create(devnull, options, this, CASE_INSENSITIVE | DONT_SUBSTITUTE);
+  if (!cf)
+    throw ConfigError(path, 0, "Dotconf cannot start", "check that /dev/null is readable");
+  // Dotconf reads the checked text, and names the real file in its messages.
+  std::vector<char> text(src.sanitized.begin(), src.sanitized.end());
+  std::fclose(cf->stream);
+  cf->stream = fmemopen(text.data(), text.size(), "r");
+  std::free(cf->filename);
+  cf->filename = strdup(path.c_str());
+  cf->errorhandler = on_error;
+  if (cf->stream)
+    dotconf_command_loop(cf);
+  dotconf_cleanup(cf);
+}
+
+void ParseState::parse_file(const std::string &path, const std::string &from_file, int from_line) {
+  const auto [src, id] = source_of(path, from_file, from_line);
+  check_nesting(id, path, from_file, from_line);
+  ++files_read;
+  if (from_file.empty())
     config.text = src.raw;
   config.sources.push_back(src);
   reading.push_back(id);
   reading_names.push_back(path);
-  if (!src.sanitized.empty()) {
-    static const configoption_t options[] = {{"", ARG_NAME, on_directive, nullptr, CTX_ALL}};
-    char devnull[] = "/dev/null";
-    // DONT_SUBSTITUTE: read_config_source has expanded ${VAR} (Dotconf would make an unset one
-    // empty in silence, and read a literal ${ written as $${ again).
-    configfile_t *cf = dotconf_create(devnull, options, this, CASE_INSENSITIVE | DONT_SUBSTITUTE);
-    if (!cf)
-      throw ConfigError(path, 0, "Dotconf cannot start", "check that /dev/null is readable");
-    // Dotconf reads the checked text, and names the real file in its messages.
-    std::vector<char> text(src.sanitized.begin(), src.sanitized.end());
-    std::fclose(cf->stream);
-    cf->stream = fmemopen(text.data(), text.size(), "r");
-    std::free(cf->filename);
-    cf->filename = strdup(path.c_str());
-    cf->errorhandler = on_error;
-    if (cf->stream)
-      dotconf_command_loop(cf);
-    dotconf_cleanup(cf);
-  }
+  if (!src.sanitized.empty())
+    read_lines(path, src);
   reading.pop_back();
   reading_names.pop_back();
 }

@@ -176,21 +176,13 @@ void add_flag(std::vector<FlagRecord> &flags, Flag flag, const std::string &reas
   flags.push_back({flag, reason});
 }
 
-void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run) {
-  t.flags.clear();
-  std::vector<double> x;
-  for (auto &r : t.reps) {
-    r.flags.clear();
-    x.push_back(figure_of(r, t));
-  }
-  t.summary.steadiness = steadiness_of(x);
-  assess_notes(t);
-  if (t.reps.empty())
-    return;
-  const TestConditions &c = t.conditions;
-  const char *unit = figure_unit(t);
+namespace {
 
-  // Per repetition: the page cache, the memory copy rate, the first repetition's warm-up.
+/// Per repetition: the page cache, the memory copy rate, the first repetition's warm-up (x: each
+/// repetition's figure, in `unit`).
+void assess_reps(TestResult &t, const ModuleResult &block, const RunResult &run,
+                 const std::vector<double> &x, const char *unit) {
+  const TestConditions &c = t.conditions;
   int cached = 0, unflushed = 0, beyond = 0;
   std::string cache_first, unflushed_first, copy_first;
   const double copy = slowest_copy(run);
@@ -239,8 +231,11 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
     add_flag(t.reps.front().flags, Flag::WarmUp, w);
     add_flag(t.flags, Flag::WarmUp, w);
   }
+}
 
-  // Over the repetitions.
+/// Over the repetitions: their spread against the target or the CV, and two groups.
+void assess_spread(TestResult &t, const ModuleResult &block, const std::vector<double> &x) {
+  const std::string n = std::to_string(t.reps.size());
   const Steadiness &s = t.summary.steadiness;
   // ModuleReps auto: its target says how close the median must be; otherwise the CV.
   if (block.reps_auto) {
@@ -270,8 +265,11 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
     add_flag(t.flags, Flag::Bimodal,
              "the " + n + " repetitions fall into two groups (" + num(s.min_over_median) + ".." +
                  num(s.max_over_median) + " of the median) with a gap wider than either");
+}
 
-  // The nodes' conditions.
+/// The nodes' conditions: oversubscribed, swapping, waiting for a CPU, loaded.
+void assess_conditions(TestResult &t, const RunResult &run) {
+  const TestConditions &c = t.conditions;
   const bool crowded = c.usable_cores > 0 && c.ranks_per_node > c.usable_cores;
   if (crowded)
     add_flag(t.flags, Flag::Oversubscribed,
@@ -313,6 +311,24 @@ void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run)
         break;
       }
   }
+}
+
+} // namespace
+
+void assess_test(TestResult &t, const ModuleResult &block, const RunResult &run) {
+  t.flags.clear();
+  std::vector<double> x;
+  for (auto &r : t.reps) {
+    r.flags.clear();
+    x.push_back(figure_of(r, t));
+  }
+  t.summary.steadiness = steadiness_of(x);
+  assess_notes(t);
+  if (t.reps.empty())
+    return;
+  assess_reps(t, block, run, x, figure_unit(t));
+  assess_spread(t, block, x);
+  assess_conditions(t, run);
 }
 
 std::vector<size_t> assess_first_lengths(ModuleResult &block) {
