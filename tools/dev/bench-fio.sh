@@ -16,18 +16,27 @@
 #   pio  pio-harness at NUMJOBS ranks: randread / randwrite as random_offsets (a file per rank,
 #        FileSize PER_RANK, WorkUnits PER_RANK / B: IO500's ior-rnd4K; offsets drawn with
 #        repeats, fio's without), read / write as sequential (write: a file per rank; read: the
-#        ranks read one shared file, each all of it); TimingScope phase; Interface posix for
+#        ranks read one shared file, each all of it, as fio's jobs do here: filename= one file
+#        per engine for rw=read); TimingScope phase; Interface posix for
 #        psync, Interface io_uring with QueueDepth 1, 8, 32; ODirect on for O_DIRECT. IOPS =
 #        transfers of all ranks / the phase's time.
 # A read's file is written untimed first by both tools (fio lays it out, pio prepares it), and
-# read from the page cache by both (fio's files are read once before its timed run: fio drops a
-# file it just laid out from the cache, and by default every file before a job, invalidate=1).
+# read from the page cache by both. fio drops a file it has just laid out from the cache
+# (filesetup.c: __file_invalidate_cache after extend_file, whatever invalidate says), so the
+# script puts fio's files back in the page cache before its timed run, as LAYOUT says:
+#   written    (default) rewritten in writes of the transfer size (dd conv=notrunc), as pio's
+#              prepare writes its file: both tools read pages that writes of B bytes cached;
+#   readahead  read once (cat): pages the kernel's readahead cached, in larger folios than a
+#              4 KiB write makes, which a 4 KiB read finds faster (docs/measurements/
+#              performance.md: 0.95-1.01 us per read against 1.65-2.17 on ext4).
 # Per cell: the median of the per-round pio/fio IOPS ratios with their spread (min..max), and
 # each side's median IOPS. Target (issue 43): at least 0.95 in every cell.
 #
 # Usage: tools/dev/bench-fio.sh [BUILD_DIR]
 # Env:   ROUNDS=3  NUMJOBS=2  SIZES="4K 64K"  PATTERNS="randread randwrite read write"
-#        PLACES="tmpfs ext4 direct"  PER_RANK=64M  FIO=fio  TIMEOUT=600  RAW=file (JSON lines)
+#        PLACES="tmpfs ext4 direct"  PER_RANK=64M  LAYOUT=written|readahead  FIO=fio
+#        TIMEOUT=600  BIND=1 (pio's ranks and fio's jobs one per core; 0: unbound)
+#        RAW=file (JSON lines)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -37,6 +46,8 @@ SIZES=${SIZES:-"4K 64K"}
 PATTERNS=${PATTERNS:-"randread randwrite read write"}
 PLACES=${PLACES:-"tmpfs ext4 direct"}
 PER_RANK=${PER_RANK:-64M}
+LAYOUT=${LAYOUT:-written}
+case $LAYOUT in written | readahead) ;; *) echo "bench-fio: LAYOUT is written or readahead" >&2; exit 2 ;; esac
 FIO=${FIO:-$(command -v fio || echo fio)}
 TIMEOUT=${TIMEOUT:-600}
 HARNESS=$BUILD/harness/pio-harness
@@ -80,11 +91,18 @@ fio_run() { # place size pattern round
     # fio drops a file's page cache before a job by default (invalidate=1); pio reads what it
     # wrote just before, from the page cache: keep it there too (O_DIRECT bypasses it anyway).
     echo "invalidate=0"
+    # bound as run_mpi binds pio's ranks: one job per core
+    if [ "$NUMJOBS" -le "$CORES" ] && [ "${BIND:-1}" != 0 ]; then
+      echo "cpus_allowed=0-$((CORES - 1))"
+      echo "cpus_allowed_policy=split"
+    fi
     echo "group_reporting"
     echo "stonewall"
     echo "new_group"
     for e in $(order "$round"); do
       echo "[$e]"
+      # rw=read: the jobs read one file whole, as pio's ranks read their shared file
+      [ "$pattern" = read ] && echo "filename=$e.shared"
       case $e in
       psync) echo "ioengine=psync" ;;
       uring*) echo "ioengine=io_uring"; echo "iodepth=${e#uring}" ;;
@@ -92,12 +110,20 @@ fio_run() { # place size pattern round
     done
   } > "$WORK/job.fio"
   settle "$(dirname "$dir")"
-  # A read's files: laid out first (fio leaves a file it just laid out out of the page cache),
-  # then read once into the page cache as pio's prepared file is (not for O_DIRECT).
+  # A read's files: laid out first (fio drops a file it just laid out from the page cache), then
+  # put back in the cache as LAYOUT says (not for O_DIRECT).
   if [ "${pattern#rand}" = read ] && [ "$direct" = 0 ]; then
     timeout -k 10 "$TIMEOUT" "$FIO" --create_only=1 "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err" ||
       { echo "$BENCH: fio's layout failed:" >&2; cat "$WORK/fio.err" >&2; exit 1; }
-    cat "$dir"/* >/dev/null
+    local f
+    for f in "$dir"/*; do
+      if [ "$LAYOUT" = written ]; then
+        dd if=/dev/zero of="$f" bs="$(bytes_of "$size")" count=$(($(stat -c %s "$f") / $(bytes_of "$size"))) \
+          conv=notrunc status=none
+      else
+        cat "$f" >/dev/null
+      fi
+    done
   fi
   if ! timeout -k 10 "$TIMEOUT" "$FIO" --output-format=json --output="$WORK/fio.json" \
     "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err"; then
@@ -176,7 +202,7 @@ PYEOF
 }
 
 echo "$BENCH: ROUNDS=$ROUNDS NUMJOBS=$NUMJOBS SIZES=\"$SIZES\" PATTERNS=\"$PATTERNS\"" \
-  "PLACES=\"$PLACES\" PER_RANK=$PER_RANK fio: $("$FIO" --version)"
+  "PLACES=\"$PLACES\" PER_RANK=$PER_RANK LAYOUT=$LAYOUT fio: $("$FIO" --version)"
 echo "load before: $(uptime | sed 's/.*load average: //')"
 start=$(date +%s)
 for round in $(seq "$ROUNDS"); do

@@ -7,13 +7,16 @@ print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))' "$1"
 }
 
 # mpiexec under a timeout; MPICH's busy polling makes every sync cost a scheduler quantum when
-# ranks exceed cores, so only those runs yield at once.
+# ranks exceed cores, so only those runs yield at once. Ranks that fit the cores are bound, one
+# per core (BIND=0: not), so that one does not queue behind another's polling
+# (docs/guides/running.md); every tool a bench launches through here is bound alike.
 run_mpi() { # ranks command...
   local n=$1
   shift
-  local env=()
+  local env=() bind=()
   [ "$n" -gt "$CORES" ] && env=(MPIR_CVAR_POLLS_BEFORE_YIELD=1)
-  if ! env "${env[@]}" timeout -k 10 "$TIMEOUT" mpiexec -n "$n" "$@"; then
+  [ "$n" -le "$CORES" ] && [ "${BIND:-1}" != 0 ] && bind=(-bind-to core)
+  if ! env "${env[@]}" timeout -k 10 "$TIMEOUT" mpiexec "${bind[@]}" -n "$n" "$@"; then
     echo "$BENCH: failed or timed out after ${TIMEOUT}s: mpiexec -n $n $*" >&2
     exit 1
   fi
