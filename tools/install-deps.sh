@@ -9,6 +9,7 @@
 # strace: the multihost test that only rank 0 reads the config and manifests, the replay's strace
 # tests (tests/modules/replay) and tools/dev/bench-replay.sh; time: bench-startup;
 # slurmctld, slurmd, slurm-client and munge: the private Slurm of tests/batch.
+# clang-tidy: the harness's function sizes (tools/dev/check-function-sizes.sh, tests/harness).
 # glusterfs-server, glusterfs-client, xfsprogs and btrfs-progs: the file-system lab
 # (tools/pio-fslab, tests/fslab; without recommends: no NFS-Ganesha, no samba hooks).
 set -e
@@ -21,6 +22,6 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
   python3 python3-numpy python3-scipy python3-matplotlib python3-pytest python3-pytest-xdist \
   python3-optuna python3-sklearn \
   chromium python3-websocket iproute2 util-linux strace time slurmctld slurmd slurm-client munge \
-  >/dev/null
+  clang-tidy >/dev/null
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
   glusterfs-server glusterfs-client xfsprogs btrfs-progs >/dev/null
