@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config_source.hpp"
+#include "pio/block_settings.hpp"
 #include "pio/cache_mode.hpp"
 #include "pio/timing_scope.hpp"
 #include "pio/verify_mode.hpp"
@@ -20,22 +21,6 @@ struct DirectiveLine {
   std::vector<std::string> args; ///< argument words (quotes removed)
   std::string file;              ///< file it came from (Include'd files keep their own name)
   int line = 0;                  ///< line in that file
-};
-
-/// The settings a block takes from the global lines unless it writes its own (the directives of
-/// scope Both whose table row has set_setting): declared once, for the global config (the
-/// blocks' default) and for every block alike.
-struct BlockSettings {
-  VerifyMode verify = VerifyMode::Off;      ///< Verify
-  bool collective = false;                  ///< Collective
-  bool file_view = true;                    ///< FileView
-  bool sync_writes = false;                 ///< SyncWrites
-  CacheMode cache_mode = CacheMode::Keep;   ///< CacheMode
-  long warm_up_reps = 0;                    ///< WarmUpReps
-  std::map<std::string, std::string> hints; ///< Hint key value (a block's lines overlay the global)
-  /// Interface: the backend's word (docs/reference/interfaces.md); the plan may take the
-  /// module's default instead when no line reaches the block (plan/backend_plan.hpp)
-  std::string interface;
 };
 
 /// Global directives (Table 3.1 and our extensions); its BlockSettings are the blocks' defaults.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
 
 #include "pio/error.hpp"
 #include "report/figure_text.hpp"
@@ -105,14 +106,21 @@ void CsvReporter::add_column(std::vector<std::string> &columns, const std::strin
 }
 
 CsvReporter::Row CsvReporter::block_cells(const ModuleResult &block) const {
-  Row row = {{"module", block.module},
-             {"block", block.label},
-             {"config", block.config_location},
-             {"collective", block.collective ? "true" : "false"},
-             {"file_view", block.file_view ? "true" : "false"},
-             {"interface", block.interface},
-             {"verify", to_string(block.verify)},
-             {"sync_writes", block.sync_writes ? "true" : "false"}};
+  Row row = {{"module", block.module}, {"block", block.label}, {"config", block.config_location}};
+  // The block's settings among the columns that say which block a row is of (CacheMode sits
+  // with the page cache's measures, on a test's rows; the hints have a column per key, from the
+  // tests').
+  each_result_setting(block, [&](const std::string &key, const auto &value) {
+    using V = std::decay_t<decltype(value)>;
+    if (std::find(kIdColumns.begin(), kIdColumns.end(), key) == kIdColumns.end())
+      return;
+    if constexpr (std::is_same_v<V, bool>)
+      row[key] = value ? "true" : "false";
+    else if constexpr (std::is_same_v<V, long>)
+      row[key] = std::to_string(value);
+    else if constexpr (std::is_same_v<V, std::string>)
+      row[key] = value;
+  });
   for (const auto &[name, words] : block.settings) {
     std::string value;
     for (const auto &w : words)

@@ -289,38 +289,34 @@ nlohmann::json to_json(const ModuleResult &m) {
   nlohmann::json tests = nlohmann::json::array();
   for (const auto &t : m.tests)
     tests.push_back(to_json(t));
-  return {{"module", m.module},
-          {"module_name", m.module_name},
-          {"label", m.label},
-          {"config", m.config_location},
-          {"library", m.library},
-          {"reference", m.reference},
-          {"output", m.output == Output::Imb      ? "imb"
-                     : m.output == Output::Figure ? "figure"
-                                                  : "table"},
-          {"family", to_string(m.family)},
-          {"reps", m.reps},
-          {"reps_auto", m.reps_auto ? nlohmann::json{{"target", m.reps_target},
-                                                     {"time_cap_s", m.reps_time_cap_s}}
-                                    : nlohmann::json(nullptr)},
-          {"cache_mode", to_string(m.cache_mode)},
-          {"read_shift", m.read_shift},
-          {"warm_up_reps", m.warm_up_reps},
-          {"settings", m.settings},
-          {"collective", m.collective},
-          {"file_view", m.file_view},
-          {"interface", m.interface},
-          {"interface_settings", m.interface_settings},
-          {"verify", to_string(m.verify)},
-          {"sync_writes", m.sync_writes},
-          {"files_from", m.files_from.empty() ? nlohmann::json() : nlohmann::json(m.files_from)},
-          {"tests_planned", m.tests_planned},
-          {"time_budget_s", m.time_budget_s},
-          {"started", m.started},
-          {"finished", m.finished},
-          {"tests", tests},
-          {"error", to_json(m.error)},
-          {"figure", m.figure ? to_json(*m.figure) : nlohmann::json(nullptr)}};
+  nlohmann::json out = {
+      {"module", m.module},
+      {"module_name", m.module_name},
+      {"label", m.label},
+      {"config", m.config_location},
+      {"library", m.library},
+      {"reference", m.reference},
+      {"output", m.output == Output::Imb      ? "imb"
+                 : m.output == Output::Figure ? "figure"
+                                              : "table"},
+      {"family", to_string(m.family)},
+      {"reps", m.reps},
+      {"reps_auto",
+       m.reps_auto ? nlohmann::json{{"target", m.reps_target}, {"time_cap_s", m.reps_time_cap_s}}
+                   : nlohmann::json(nullptr)},
+      {"read_shift", m.read_shift},
+      {"settings", m.settings},
+      {"interface_settings", m.interface_settings},
+      {"files_from", m.files_from.empty() ? nlohmann::json() : nlohmann::json(m.files_from)},
+      {"tests_planned", m.tests_planned},
+      {"time_budget_s", m.time_budget_s},
+      {"started", m.started},
+      {"finished", m.finished},
+      {"tests", tests},
+      {"error", to_json(m.error)},
+      {"figure", m.figure ? to_json(*m.figure) : nlohmann::json(nullptr)}};
+  each_result_setting(m, [&](const char *key, const auto &value) { out[key] = value; });
+  return out;
 }
 
 nlohmann::json to_json(const FileSystemInfo &fs) {

@@ -39,9 +39,8 @@ ModuleResult block_record(const ModulePlan &plan) {
   m.reps_auto = block.reps_auto;
   m.reps_target = block.reps_auto ? block.reps_target : 0;
   m.reps_time_cap_s = block.reps_auto ? block.reps_time_cap : 0;
-  m.cache_mode = block.cache_mode;
+  static_cast<BlockSettings &>(m) = block; // Verify, Collective ... as the block ran them
   m.read_shift = block.read_shift;
-  m.warm_up_reps = block.warm_up_reps;
   m.time_budget_s = plan.time_budget_s;
   m.settings = plan.settings.all();
   for (const auto &[name, value] : block.swept) // a swept hint, as written (Hint:<key>)
@@ -49,13 +48,9 @@ ModuleResult block_record(const ModulePlan &plan) {
       m.settings[name] = {value};
   if (!block.processes_line.name.empty()) // the ranks the block ran on, when the config says
     m.settings["Processes"] = {std::to_string(block.processes)};
-  m.collective = block.collective;
-  m.file_view = block.file_view;
-  m.verify = block.verify;
-  m.sync_writes = block.sync_writes;
   if (!block.files_from.name.empty())
     m.files_from = block.files_from.args.at(0);
-  m.interface = plan.backend->name;
+  m.interface = plan.backend->name; // the block's word, or its module's default
   m.interface_settings = plan.interface_settings;
   m.started = utc_timestamp();
   return m;

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "pio/block_settings.hpp"
 #include "pio/cache_mode.hpp"
 #include "pio/flag.hpp"
 #include "pio/module_family.hpp"
@@ -315,8 +316,10 @@ enum class Output {
   Figure,
 };
 
-/// One <ap_module> block's results.
-struct ModuleResult {
+/// One <ap_module> block's results; its BlockSettings are the settings the block ran with
+/// (interface: the backend it ran on; hints: the block's Hint lines, each test's requested hints
+/// are TestResult::hints_requested).
+struct ModuleResult : BlockSettings {
   std::string module;          ///< module name
   std::string module_name;     ///< ModuleName as written
   std::string label;           ///< the block's label
@@ -329,14 +332,9 @@ struct ModuleResult {
   bool reps_auto = false;     ///< ModuleReps auto: repeat until the median's interval is close
   double reps_target = 0;     ///< auto: the interval's half-width sought (0.05 = +-5 %)
   double reps_time_cap_s = 0; ///< auto: at most this long per test
-  CacheMode cache_mode = CacheMode::Keep; ///< CacheMode
-  int read_shift = 0;                     ///< ReadShift: rank r read what rank r + read_shift wrote
-  long warm_up_reps = 0;                  ///< WarmUpReps: repetitions run first and not recorded
+  int read_shift = 0;         ///< ReadShift: rank r read what rank r + read_shift wrote
   std::map<std::string, std::vector<std::string>> settings; ///< the module's directives
-  bool collective = false, file_view = true, sync_writes = false;
-  VerifyMode verify = VerifyMode::Off; ///< Verify: off, on or timed
   std::string files_from; ///< FilesFrom: the label of the block whose files it used ("" none)
-  std::string interface = "mpiio"; ///< Interface: the backend of the block's files and calls
   /// Every option of that backend by directive name, as shown (posix: ODirect; hdf5: H5*; mpiio:
   /// none), from the backend's own option table.
   std::map<std::string, std::string> interface_settings;

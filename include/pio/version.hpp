@@ -34,14 +34,15 @@ namespace pio {
 /// ModuleResult::family, pio/module_family.hpp). Version 13: TestConditions::node_cpu_pressure.
 /// Version 14: TimingScope is typed (pio/timing_scope.hpp: TestResult::timing_scope and
 /// PhaseResult::timing_scope), and so is how a time-driven phase ended (PhaseResult::end_check, a
-/// PhaseEnd); NodeConditions::rank_cpus.
-inline constexpr int kApiVersion = 14;
+/// PhaseEnd); NodeConditions::rank_cpus. Version 15: ModuleResult's block settings are a
+/// BlockSettings (pio/block_settings.hpp), which also carries the block's hints.
+inline constexpr int kApiVersion = 15;
 
 /// Version of the pio-bench tool, recorded in every results document. Its minor number is the
 /// module API (kApiVersion): a new API is a new release line, 0.<API>.<patch>, which
 /// find_package(pio-bench 0.<API>) asks for (docs/guides/writing-a-module.md, "Versions and the
 /// module API"); the top CMakeLists.txt reads the project's version from here.
-inline constexpr const char *kToolVersion = "0.14.0";
+inline constexpr const char *kToolVersion = "0.15.0";
 
 /// Version of the results JSON schema (docs/reference/results.md). 3: a block's `verify` is the
 /// text off, on or timed (was a boolean). 4: `flags` on every test and repetition, `notes`,

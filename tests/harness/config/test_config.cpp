@@ -284,7 +284,7 @@ TEST_CASE("sizes accept K/M/G/T suffixes and reject nonsense", "[config]") {
 
 TEST_CASE("every block setting reaches the blocks from a global line and yields to a block's own",
           "[config]") {
-  using pio::harness::BlockSettings;
+  using pio::BlockSettings;
   struct Case {
     std::string name, global_value, block_value;
     std::function<std::string(const BlockSettings &)> value;

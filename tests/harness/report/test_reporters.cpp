@@ -458,3 +458,42 @@ TEST_CASE("JSON and CSV write TimingScope and how a phase ended in the words of 
   CHECK(cell(rows, 2, "timing_scope") == "phase");
   CHECK(cell(rows, 3, "timing_scope") == "unit"); // the second test's
 }
+
+TEST_CASE("JSON and CSV write a block's settings as each_result_setting names and types them") {
+  Scratch scratch;
+  RunResult run = test::sample_run();
+  ModuleResult &m = run.modules.at(0);
+  m.verify = VerifyMode::Timed;
+  m.collective = false;
+  m.file_view = false;
+  m.sync_writes = true;
+  m.cache_mode = CacheMode::Drop;
+  m.warm_up_reps = 3;
+  m.hints = {{"cb_nodes", "4"}};
+  m.interface = "posix";
+  const nlohmann::json block = harness::to_json(run).at("modules").at(0);
+  CHECK(block.at("verify") == "timed");
+  CHECK(block.at("collective") == false);
+  CHECK(block.at("file_view") == false);
+  CHECK(block.at("sync_writes") == true);
+  CHECK(block.at("cache_mode") == "drop");
+  CHECK(block.at("warm_up_reps") == 3);
+  CHECK(block.at("hints") == nlohmann::json{{"cb_nodes", "4"}});
+  CHECK(block.at("interface") == "posix");
+  int keys = 0; // every setting the list names is in the document
+  each_result_setting(m, [&](const char *key, const auto &) { keys += block.contains(key); });
+  CHECK(keys == 8);
+
+  const std::string path = scratch.file("settings.csv");
+  {
+    CsvReporter csv(path, false);
+    test::replay(run, csv);
+  }
+  const auto rows = parse_csv(slurp(path));
+  CHECK(cell(rows, 1, "verify") == "timed");
+  CHECK(cell(rows, 1, "collective") == "false");
+  CHECK(cell(rows, 1, "file_view") == "false");
+  CHECK(cell(rows, 1, "sync_writes") == "true");
+  CHECK(cell(rows, 1, "cache_mode") == "drop");
+  CHECK(cell(rows, 1, "interface") == "posix");
+}
