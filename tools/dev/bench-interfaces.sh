@@ -35,7 +35,8 @@
 #        PATTERN=simple_strided|segmented (segmented: pio's segmented pattern against IOR -b PER_RANK
 #          -t B -s 1, one segment per rank; for hdf5 the same work: IOR makes one dataset per
 #          segment, so -s 1 makes one dataset per file, as pio does)
-#        FILEVIEW=off|on (pio's FileView; on: each unit through the Geometry's file view, mpiio only)
+#        FILEVIEW=off|on (pio's FileView; on: each unit through the Geometry's file view, mpiio only,
+#          and IOR with --mpiio.useFileView)
 #        RAW=file (keep every measurement as JSON lines)
 #        WARMUP=on (an untimed write of the cell's bytes before each pair of runs)
 # An interface pio-harness cannot run (its `--check` of the config fails, e.g. a harness without
@@ -139,6 +140,8 @@ ior_run() { # where ranks interface size round file units
   local where=$1 n=$2 iface=$3 size=$4 round=$5 file=$6 units=$7
   local own=()
   [ "$iface" = hdf5 ] && own=(--hdf5.noFill) # as pio's dataset: space allocated, never filled
+  # pio's FileView on: IOR through a file view of its own (MPI_File_set_view), the same reads
+  [ "$iface" = mpiio ] && [ "$FILEVIEW" = on ] && own=(--mpiio.useFileView)
   rm -f "$file" "$WORK/ior.json"
   settle "$where"
   local shape=(-b "$size" -t "$size" -s "$units")
