@@ -95,7 +95,7 @@ struct ParseState {
         set_global(*d, args, words);
       // Where each setting comes from, for the errors found once the block is whole (a global
       // line is recorded by set_global); a block setting is applied from here once the global
-      // ones are known (settle_blocks).
+      // ones are known (parse, after the last file).
       if (open)
         open->harness_lines.push_back(DirectiveLine{d->spec.name, args, file, line});
     } catch (const ConfigError &) {
@@ -118,10 +118,7 @@ struct ParseState {
            "keep one " + d.spec.name + " line: remove this one or the one at " + first +
                "; an Included config's globals count as written in the including one");
     }
-    if (d.set_setting)
-      d.set_setting(config.global, words);
-    else if (d.set_global)
-      d.set_global(config.global, words);
+    set_in_global(d, config.global, words);
     lines.push_back(DirectiveLine{d.spec.name, args, file, line});
   }
 
@@ -319,13 +316,8 @@ Config parse(const std::string &path, const std::vector<ConfigSource> *given) {
   ParseState state;
   state.given = given;
   for (const auto &d : harness_directives()) // the table's defaults, before any line is read
-    if (!d.spec.default_value.empty()) {
-      const auto words = check_directive(d.spec, default_words(d.spec));
-      if (d.set_setting)
-        d.set_setting(state.config.global, words);
-      else if (d.set_global)
-        d.set_global(state.config.global, words);
-    }
+    if (!d.spec.default_value.empty())
+      set_in_global(d, state.config.global, check_directive(d.spec, default_words(d.spec)));
   state.config.path = path;
   state.parse_file(path, "", 0);
   if (state.error)

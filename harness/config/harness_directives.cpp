@@ -500,6 +500,14 @@ std::string sweep_hint() {
          "Sweep Collective on off, Sweep Interface mpiio,posix, Sweep Processes 1 2 4";
 }
 
+void set_in_global(const HarnessDirective &d, GlobalConfig &g,
+                   const std::vector<std::string> &words) {
+  if (d.set_setting)
+    d.set_setting(g, words);
+  else if (d.set_global)
+    d.set_global(g, words);
+}
+
 void set_in_block(const HarnessDirective &d, ModuleBlock &b, const std::vector<std::string> &words,
                   const std::string &file, int line) {
   if (d.set_setting)

@@ -60,6 +60,11 @@ std::string sweepable_names();
 /// How to write a Sweep line, for error messages.
 std::string sweep_hint();
 
+/// Stores a checked value of a global line of a harness directive (or its table default) in the
+/// global config: in its BlockSettings for a block setting.
+void set_in_global(const HarnessDirective &d, GlobalConfig &g,
+                   const std::vector<std::string> &words);
+
 /// Stores a checked value of a harness directive in a block whose settings are whole (a swept
 /// value, a trial's): as the block's own line would.
 void set_in_block(const HarnessDirective &d, ModuleBlock &b, const std::vector<std::string> &words,

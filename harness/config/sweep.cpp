@@ -87,9 +87,9 @@ std::vector<Dimension> dimensions(const ModuleBlock &block) {
 void set_block_value(ModuleBlock &b, const std::string &name, const std::string &value,
                      const std::string &file, int line) {
   std::string key;
-  if (hint_target(name, key)) {
-    b.hints[key] = hint_value(value);
+  if (hint_target(name, key)) { // as a Hint line of the block stores it
     b.harness_lines.push_back(DirectiveLine{"Hint", {key, value}, file, line});
+    set_in_block(*find_harness_directive("Hint"), b, {key, value}, file, line);
     return;
   }
   if (!sweepable(name)) { // a module directive: this line replaces the block's own

@@ -57,8 +57,6 @@ bool hint_target(const std::string &name, std::string &key) {
   return true;
 }
 
-/// The harness block flags a Sweep may vary.
-
 std::string hint_value(const std::string &value) {
   if (value.empty() || !std::isdigit(static_cast<unsigned char>(value[0])))
     return value;
