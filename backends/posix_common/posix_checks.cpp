@@ -104,8 +104,8 @@ int open_test_file(const std::string &path, int amode, bool direct,
   return fd;
 }
 
-void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
-                  const Extent &e, const void *buffer) {
+void check_direct_alignment(const DirectAlignment &a, const std::string &path, const char *call,
+                            const Extent &e, const void *buffer) {
   if (a.file <= 0)
     return;
   const std::string what = std::string("O_DIRECT ") + call + " of " + path + " at offset " +
@@ -152,7 +152,7 @@ std::int64_t contiguous_bytes_of(const Transfer &t) {
   return static_cast<std::int64_t>(size) * t.count;
 }
 
-std::int64_t extent_transfer_bytes(const Transfer &t, const char *word) {
+std::int64_t checked_transfer_bytes(const Transfer &t, const char *word) {
   if (t.extents == nullptr || t.extent_count == 0)
     throw Error(std::string("Interface ") + word + ": a transfer of " + std::to_string(t.count) +
                     " elements without its file extents (Transfer::extents): it cannot see an "

@@ -48,16 +48,33 @@ int open_flags(int amode, const std::string &path, const char *word);
 int open_test_file(const std::string &path, int amode, bool direct,
                    const std::map<std::string, std::string> &hints, const char *word);
 
-/// Throws when O_DIRECT cannot take extent e of `call` (pwrite, pread, ...) on path from buffer.
-void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
-                  const Extent &e, const void *buffer);
+/// Throws when O_DIRECT (a.file > 0) cannot take extent e of `call` (pwrite, pread, ...) on
+/// path from buffer.
+void check_direct_alignment(const DirectAlignment &a, const std::string &path, const char *call,
+                            const Extent &e, const void *buffer);
+
+/// check_direct_alignment where the file is open with O_DIRECT; inline, as it runs per transfer.
+inline void check_direct(const DirectAlignment &a, const std::string &path, const char *call,
+                         const Extent &e, const void *buffer) {
+  if (a.file > 0)
+    check_direct_alignment(a, path, call, e, buffer);
+}
 
 /// The fix for a failed read or write with errno e.
 std::string transfer_fix(int e, bool direct);
 
 /// The bytes of a transfer without a file view: count x datatype, which must be contiguous
 /// memory, covered exactly by t.extents (both checked; Interface `word` named in the errors).
-std::int64_t extent_transfer_bytes(const Transfer &t, const char *word);
+std::int64_t checked_transfer_bytes(const Transfer &t, const char *word);
+
+/// checked_transfer_bytes, inline for the pattern engine's transfers (count bytes in one
+/// extent of that length), which every unit makes.
+inline std::int64_t extent_transfer_bytes(const Transfer &t, const char *word) {
+  if (t.datatype == MPI_BYTE && t.extent_count == 1 && t.extents != nullptr &&
+      t.extents->length == t.count)
+    return t.count;
+  return checked_transfer_bytes(t, word);
+}
 
 /// The bytes of count elements of t.datatype, which must be contiguous memory.
 std::int64_t contiguous_bytes_of(const Transfer &t);
