@@ -10,10 +10,11 @@
 
 namespace pio::harness {
 
-/// One timed interval [start, end] in seconds after the rank's window start (the exit of B1).
+/// One timed interval [start, end] after the rank's window start (the exit of B1), in seconds
+/// or, while the window runs, in the ticks of its clock.
 struct Interval {
-  double start = 0; ///< seconds after the window start
-  double end = 0;   ///< seconds after the window start, >= start
+  double start = 0; ///< after the window start
+  double end = 0;   ///< after the window start, >= start
 };
 
 /// A sorted list of disjoint intervals (touching ones already merged).
@@ -38,12 +39,13 @@ double union_length(const std::vector<IntervalList> &ranks);
 /// intervals.
 class UnitIntervals {
 public:
-  /// Starts an empty record for the window that begins at window_start (MPI_Wtime()).
+  /// Starts an empty record for the window that begins at window_start (a reading of the
+  /// window's clock, as every reading passed below: MPI_Wtime, or the WindowClock's ticks).
   explicit UnitIntervals(double window_start) : window_start_(window_start) {}
-  /// Records the timed interval [start, end] (MPI_Wtime() readings, start after the last end).
+  /// Records the timed interval [start, end] (readings, start after the last end).
   void add(double start, double end);
-  /// Extends the last interval (one recorded after the last cut) to end (an MPI_Wtime()
-  /// reading): a meeting that follows a unit at once is timed with it.
+  /// Extends the last interval (one recorded after the last cut) to end (a reading): a meeting
+  /// that follows a unit at once is timed with it.
   void extend(double end);
   /// Ends the prefix: later intervals never merge into those recorded so far (the wear-out
   /// stop, whose prefix is timed on its own).

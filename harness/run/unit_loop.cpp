@@ -7,6 +7,7 @@
 #include "guard/position.hpp"
 #include "pio/mpi_handles.hpp"
 #include "run/unit_intervals.hpp"
+#include "run/window_clock.hpp"
 
 namespace pio::harness {
 
@@ -79,12 +80,14 @@ struct UnitWork {
   std::string error;
 };
 
-UnitWork work(Module &module, UnitContext &unit, io::LatencySink *latencies) {
+/// One call of work_unit between two readings of the phase's clock.
+UnitWork work(Module &module, UnitContext &unit, io::LatencySink *latencies,
+              const WindowClock &clock) {
   UnitWork w;
   io::Interface *io = unit.test->io;
   if (io)
     io->report_latencies(latencies);
-  w.start = MPI_Wtime();
+  w.start = clock.now();
   try {
     w.moved = module.work_unit(unit);
     if (w.moved < 0) {
@@ -95,7 +98,7 @@ UnitWork work(Module &module, UnitContext &unit, io::LatencySink *latencies) {
   } catch (...) {
     w.error = describe_current_exception("work_unit");
   }
-  w.own_end = MPI_Wtime();
+  w.own_end = clock.now();
   if (io)
     io->report_latencies(nullptr);
   return w;
@@ -114,6 +117,12 @@ struct Loop {
   PhaseTiming &t;
   /// Unit scope: this rank's window of each unit, from its exit of B1 to its exit of B2.
   std::vector<double> windows;
+  /// Unit scope: the sum of windows (this rank's aggregate time).
+  double window_sum = 0;
+  /// The clock of the phase's unit boundaries (all scopes); the members below count its ticks.
+  WindowClock clock;
+  /// Whether clock is closed (close_window).
+  bool closed = false;
   /// The end of the last unit when it left transfers in flight (UnitContext::in_flight), else -1.
   double in_flight_since = -1;
   /// The end of the last unit of a window on this rank's clock (-1: none yet); the time from
@@ -121,6 +130,8 @@ struct Loop {
   double last_unit_end = -1;
   /// The time this rank spent between the units of the window so far (the listener's value only).
   double between = 0;
+  /// The sum of this rank's own unit times in the window (PhaseTiming::own_time once converted).
+  double own = 0;
   /// The listener hears of a unit that ends at or after this time (see tell).
   double tell_at = 0;
 
@@ -154,14 +165,15 @@ struct Loop {
       error = std::move(e);
   }
 
-  /// Tells the listener of a unit that ended at `end` on this rank's clock, at most once per
-  /// kTellEvery seconds: its progress lines come seconds apart, and a call per unit read a clock
-  /// per unit (0.03 us of a 4 KiB read's 1.3 us on tmpfs).
-  void tell(double end, double aggregate_time) {
+  /// Tells the listener of a unit that ended at `end` (the clock's ticks) with the aggregate
+  /// time so far (ticks), at most once per kTellEvery seconds: its progress lines come seconds
+  /// apart, and a call per unit read a clock per unit (0.03 us of a 4 KiB read's 1.3 us on tmpfs).
+  void tell(double end, double aggregate_ticks) {
     if (!controls.listener || end < tell_at)
       return;
-    tell_at = end + kTellEvery;
-    controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes, aggregate_time);
+    const double spt = clock.seconds_per_tick_so_far();
+    tell_at = spt > 0 ? end + kTellEvery / spt : 0;
+    controls.listener->unit_done(*unit.test, unit.phase, t.units, t.bytes, aggregate_ticks * spt);
   }
   static constexpr double kTellEvery = 0.05;
 
@@ -180,10 +192,10 @@ struct Loop {
   /// window ends with the last rank's timed work. False, with t.failure set on every rank, if
   /// anything failed on any rank.
   bool end_window(std::string &error, UnitIntervals &timed) {
-    const double flush_start = MPI_Wtime();
+    const double flush_start = clock.now();
     sync_at_end(error);
     if (controls.sync_at_end)
-      timed.add(flush_start, MPI_Wtime());
+      timed.add(flush_start, clock.now());
     heartbeat_wait();
     if (!any_rank(sync, !error.empty()))
       return true;
@@ -191,17 +203,17 @@ struct Loop {
     return false;
   }
 
-  /// One work unit of a window that starts at window_start on this rank's clock (phase scope,
-  /// wear-out): its interval recorded in timed, counted into t, shown to the listener with the
-  /// window so far less the time this rank spent between units (an approximation of the phase
-  /// time, which is known only after the window), its error kept in error unless one is there
-  /// already. The unit's two clock readings are the only ones per unit: the time between units
-  /// is the gap from the last unit's end to this one's start.
-  void window_unit(std::string &error, UnitIntervals &timed, double window_start) {
+  /// One work unit of a window (phase scope, wear-out): its interval recorded in timed, in the
+  /// window's ticks, counted into t, shown to the listener with the window so far less the time
+  /// this rank spent between units (an approximation of the phase time, which is known only
+  /// after the window), its error kept in error unless one is there already. The unit's two
+  /// clock readings are the only ones per unit: the time between units is the gap from the last
+  /// unit's end to this one's start.
+  void window_unit(std::string &error, UnitIntervals &timed) {
     unit.unit = t.units;
     heartbeat("work_unit");
     unit.in_flight = false;
-    const UnitWork w = work(module, unit, controls.latencies);
+    const UnitWork w = work(module, unit, controls.latencies, clock);
     if (last_unit_end >= 0)
       between += w.start - last_unit_end;
     last_unit_end = w.own_end;
@@ -209,10 +221,10 @@ struct Loop {
     timed.add(in_flight_since >= 0 ? in_flight_since : w.start, w.own_end);
     in_flight_since = unit.may_overlap && unit.in_flight ? w.own_end : -1;
     t.overlapped = t.overlapped || in_flight_since >= 0;
-    t.own_time += w.own_end - w.start;
+    own += w.own_end - w.start;
     t.bytes += w.moved;
     ++t.units;
-    tell(w.own_end, w.own_end - window_start - between);
+    tell(w.own_end, w.own_end - between);
     if (error.empty() && !w.error.empty())
       error = w.error;
   }
@@ -229,6 +241,30 @@ struct Loop {
   /// rank was in a hook leaves the window (each rank's window less its own hooks hid writes
   /// serialised behind another rank's, docs/reference/timing.md).
   double window_time(IntervalList timed) const { return union_length(sync, std::move(timed)); }
+  /// Ends the clock after its last reading: the ticks become seconds (own_time, unit scope's
+  /// windows, and the window's timed intervals when given). own_time sums the same readings in
+  /// another order than this rank's timed total, which holds it; rounding could put it an ulp
+  /// above, so it is kept within that total.
+  void close_window(IntervalList *timed = nullptr) {
+    clock.close();
+    closed = true;
+    const double spt = clock.seconds_per_tick();
+    t.own_time = own * spt;
+    double mine = 0;
+    for (double &w : windows)
+      mine += (w *= spt);
+    if (timed) {
+      for (Interval &iv : *timed) {
+        iv.start *= spt;
+        iv.end *= spt;
+      }
+      mine = total_length(*timed);
+    }
+    if (timed || !windows.empty()) {
+      t.aggregate_time = mine; // unit scope: this rank's, until widest_windows
+      t.own_time = std::min(t.own_time, mine);
+    }
+  }
 
   /// Unit scope: the aggregate time as the sum over units of the largest window over the
   /// ranks. A rank that left B1 before the root (the root descheduled, on an oversubscribed or
@@ -253,6 +289,7 @@ void Loop::widest_windows() {
 }
 
 void Loop::run_unit_scope() {
+  clock = WindowClock();
   std::int64_t batch = 1, in_batch = 0;
   while (more_by_count()) {
     unit.unit = t.units;
@@ -263,18 +300,18 @@ void Loop::run_unit_scope() {
       return;
 
     heartbeat("work_unit");
-    const UnitWork w = work(module, unit, controls.latencies);
+    const UnitWork w = work(module, unit, controls.latencies, clock);
     heartbeat_wait();
     // B2: a barrier carrying one int, so a failed unit is known everywhere before after_work_unit.
     const bool any = any_rank(sync, !w.error.empty());
-    const double end = MPI_Wtime();
+    const double end = clock.now();
 
-    t.aggregate_time += end - w.start; // this rank's window; the largest is taken at the end
+    window_sum += end - w.start; // this rank's window; the largest is taken at the end
     windows.push_back(end - w.start);
-    t.own_time += w.own_end - w.start;
+    own += w.own_end - w.start;
     t.bytes += w.moved;
     ++t.units;
-    tell(end, t.aggregate_time);
+    tell(end, window_sum);
     if (any) {
       t.failure = agree(sync, w.error);
       return;
@@ -306,11 +343,11 @@ void Loop::run_phase_scope() {
   // B1, once: an agreement on errors, the barrier that starts the window.
   if ((t.failure = agree(sync, error)))
     return;
-  const double window_start = MPI_Wtime();
-  UnitIntervals timed(window_start);
+  clock = WindowClock();
+  UnitIntervals timed(0);
   std::int64_t batch = 1, in_batch = 0;
   for (;;) {
-    window_unit(error, timed, window_start);
+    window_unit(error, timed);
 
     bool last = !more_by_count(), decided = false;
     if (setup.time_driven && ++in_batch == batch) {
@@ -333,7 +370,7 @@ void Loop::run_phase_scope() {
       }
       // The end check follows the unit at once and is timed with it (and the flush after the
       // last), as b_eff_io 2.1's barrier and broadcast are inside its loop time.
-      timed.extend(MPI_Wtime());
+      timed.extend(clock.now());
     }
     if (last) {
       if (!decided && !end_window(error, timed))
@@ -342,7 +379,9 @@ void Loop::run_phase_scope() {
     }
     between_units(error);
   }
-  t.aggregate_time = window_time(timed.release());
+  IntervalList mine = timed.release();
+  close_window(&mine);
+  t.aggregate_time = window_time(std::move(mine));
   // The last unit's after_work_unit, outside the window, agreed at once.
   std::string pending;
   after(pending);
@@ -368,8 +407,8 @@ void Loop::run_wear_out() {
   before(error);
   if ((t.failure = agree(sync, error)))
     return;
-  const double window_start = MPI_Wtime();
-  UnitIntervals timed(window_start);
+  clock = WindowClock();
+  UnitIntervals timed(0);
   // Every rank must make every unit where a unit makes collective calls: collective I/O, and a
   // file view on a shared file (MPI_File_set_view is collective).
   const bool lockstep = unit.collective || (unit.test->module->use_file_view &&
@@ -379,13 +418,13 @@ void Loop::run_wear_out() {
   if (!lockstep && sync_rank != 0)
     MPI_Ibcast(&stop, 1, MPI_INT, 0, stop_comm.get(), &req);
   for (;;) {
-    window_unit(error, timed, window_start);
+    window_unit(error, timed);
     const bool at_limit = setup.max_units > 0 && t.units >= setup.max_units;
     if (sync_rank == 0 || lockstep) {
       int now = sync_rank == 0 && (at_limit || MPI_Wtime() - phase_start >= budget()) ? 1 : 0;
       if (lockstep) { // timed with the unit, as IOR's broadcast in its loop
         MPI_Bcast(&now, 1, MPI_INT, 0, sync);
-        timed.extend(MPI_Wtime());
+        timed.extend(clock.now());
       }
       if (now)
         break;
@@ -399,7 +438,7 @@ void Loop::run_wear_out() {
   }
   // The stonewall part: the intervals up to this rank's stop.
   const std::size_t at_stop = timed.cut();
-  const double stop_time = MPI_Wtime();
+  const double stop_time = clock.now();
   if (!lockstep) {
     if (sync_rank == 0) {
       stop = 1;
@@ -413,17 +452,18 @@ void Loop::run_wear_out() {
   error.clear();
   MPI_Allreduce(&t.units, &t.units_at_stop_max, 1, MPI_INT64_T, MPI_MAX, sync);
   MPI_Allreduce(&t.units, &t.units_at_stop_min, 1, MPI_INT64_T, MPI_MIN, sync);
-  timed.add(stop_time, MPI_Wtime()); // the stop's meeting, as IOR's allreduce of the counts
+  timed.add(stop_time, clock.now()); // the stop's meeting, as IOR's allreduce of the counts
   while (t.units < t.units_at_stop_max) {
     between_units(error);
-    window_unit(error, timed, window_start);
+    window_unit(error, timed);
   }
   if (!end_window(error, timed))
     return;
-  IntervalList until_stop(timed.list().begin(),
-                          timed.list().begin() + static_cast<std::ptrdiff_t>(at_stop));
+  IntervalList mine = timed.release();
+  close_window(&mine);
+  IntervalList until_stop(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(at_stop));
   t.stonewall_time = window_time(std::move(until_stop));
-  t.aggregate_time = window_time(timed.release());
+  t.aggregate_time = window_time(std::move(mine));
   t.wear_out_time = t.aggregate_time - t.stonewall_time;
   std::string pending;
   after(pending);
@@ -436,7 +476,9 @@ PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phas
                       bool collective, const LoopControls &controls) {
   const Phase &phase = test.spec().phases.at(static_cast<size_t>(phase_index));
   PhaseTiming t;
-  Loop loop{module, phase, sync, 0, loop_setup(phase, controls), controls, UnitContext{}, 0, t, {}};
+  Loop loop{module,   phase,         sync, 0, loop_setup(phase, controls),
+            controls, UnitContext{}, 0,    t, {},
+            0,        WindowClock()};
   MPI_Comm_rank(sync, &loop.sync_rank);
   loop.unit.test = &test;
   loop.unit.phase = phase_index;
@@ -457,9 +499,12 @@ PhaseTiming run_phase(Module &module, TestContext &test, MPI_Comm sync, int phas
       loop.run_phase_scope();
     else {
       loop.run_unit_scope();
+      loop.close_window();
       if (!t.failure) // agreed: every rank is here
         loop.widest_windows();
     }
+    if (!loop.closed) // a failure returned before the window's end
+      loop.close_window();
   }
   t.budget = t.time_driven ? loop.budget() : 0;
   t.elapsed = MPI_Wtime() - loop.phase_start;
