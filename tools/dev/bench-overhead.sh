@@ -16,11 +16,13 @@
 # from its JSON summary as transfers / iops, which carries more digits). Each side is scored by
 # its median bandwidth over the rounds, with the min..max over rounds; the ratios compare
 # medians, and "rounds" gives the range of the per-round ratios (neighbouring runs).
-# Then the harness's cost per unit beyond its two barriers, with the null module.
+# Then the harness's cost per unit beyond its two barriers, with the null module; and the
+# harness's cost per unit of a phase-scope window, 4 KiB random reads against a pread loop.
 #
 # Usage: tools/dev/bench-overhead.sh [BUILD_DIR] [DIR...]        (default DIR: /dev/shm)
 # Env:   IOR=/path/to/ior  ROUNDS=7  RANKS="2"  SIZES="64K 1M"  PER_RANK=128M  REPS=1
 #        TIMEOUT=300 (seconds per mpiexec)  RAW=file (keep every measurement as JSON lines)
+#        RND_UNITS=65536 (units per rank of the 4 KiB random-read cell)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -33,6 +35,7 @@ SIZES=${SIZES:-"64K 1M"}
 PER_RANK=${PER_RANK:-128M}
 REPS=${REPS:-1}
 TIMEOUT=${TIMEOUT:-300}
+RND_UNITS=${RND_UNITS:-65536}
 IOR=${IOR:-}
 HARNESS=$BUILD/harness/pio-harness
 HAND=$BUILD/tools/dev/overhead/hand_io
@@ -50,7 +53,7 @@ RAW=${RAW:-$WORK/raw.jsonl}
 : > "$RAW"
 cleanup() {
   rm -rf "$WORK"
-  for d in "${DIRS[@]}"; do rm -f "$d"/pio-bench-overhead.*; done
+  for d in "${DIRS[@]}"; do rm -f "$d"/pio-bench-overhead.* "$d"/pio-bench-overhead-rnd.* "$d"/pio-bench-overhead-hand.*; done
 }
 trap cleanup EXIT
 
@@ -81,7 +84,7 @@ FileView off
 </ap_module>
 CONF
   rm -f "$WORK/r.json" "$file"
-  run_mpi "$n" "$HARNESS" -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
+  run_mpi "$n" "$HARNESS" --quiet -c "$WORK/c.conf" -M "$BUILD/modules" -r "$WORK/r.json" >/dev/null
   $PY - "$WORK/r.json" "$where" "$n" "$size" "pio-$scope" "$round" >> "$RAW" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -225,7 +228,7 @@ TestFile $WORK/unused
 </ap_module>
 CONF
     rm -f "$WORK/n.json"
-    run_mpi "$n" "$HARNESS" -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
+    run_mpi "$n" "$HARNESS" --quiet -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
     pios+=("$($PY -c 'import json,sys,statistics; d=json.load(open(sys.argv[1])); print(statistics.median(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")")
     hands+=("$(run_mpi "$n" "$HAND" barriers 2000 3)")
   done
@@ -234,5 +237,47 @@ p=[float(x) for x in sys.argv[2:2+k]]; h=[float(x) for x in sys.argv[2+k:]]
 print("%-6d %16s %16s %16.2f" % (n, "%.2f (%.2f..%.2f)" % (s.median(p), min(p), max(p)),
       "%.2f (%.2f..%.2f)" % (s.median(h), min(h), max(h)), s.median(p) - s.median(h)))' \
     "$n" "${pios[@]}" "${hands[@]}"
+done
+
+echo
+echo "Harness cost per unit of a phase-scope window (random_offsets, posix, 4 KiB reads, $RND_UNITS units"
+echo "of a 256 MiB file per rank in ${DIRS[0]}, 5 repetitions; hand: hand_io pread, the same preads)"
+printf "%-6s %20s %20s %26s\n" ranks "pio µs/unit" "hand µs/unit" "pio - hand per round µs"
+for n in $RANKS; do
+  pios=()
+  hands=()
+  for round in $(seq "$ROUNDS"); do
+    cat > "$WORK/p.conf" <<CONF
+TestFile $WORK/unused
+<ap_module>
+  ModuleName random_offsets
+  Mode read
+  TestFile ${DIRS[0]}/pio-bench-overhead-rnd
+  BufferSizes 4K
+  FileSize 256M
+  WorkUnits $RND_UNITS
+  TimingScope phase
+  ModuleReps 5
+  Interface posix
+</ap_module>
+CONF
+    rm -f "$WORK/p.json"
+    pio_side() {
+      run_mpi "$n" "$HARNESS" --quiet -c "$WORK/p.conf" -M "$BUILD/modules" -r "$WORK/p.json" >/dev/null
+      pios+=("$($PY -c 'import json,sys,statistics; d=json.load(open(sys.argv[1])); print(statistics.median(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/p.json")")
+      rm -f "$WORK/p.json" "${DIRS[0]}"/pio-bench-overhead-rnd.*
+    }
+    hand_side() {
+      hands+=("$(run_mpi "$n" "$HAND" pread "${DIRS[0]}/pio-bench-overhead-hand" "$RND_UNITS" \
+        $((256 << 20)) 5 | sort -n | sed -n 3p)")
+    }
+    if [ $((round % 2)) = 1 ]; then pio_side; hand_side; else hand_side; pio_side; fi
+  done
+  $PY -c 'import sys,statistics as s; n=int(sys.argv[1]); k=(len(sys.argv)-2)//2
+p=[float(x) for x in sys.argv[2:2+k]]; h=[float(x) for x in sys.argv[2+k:]]
+d=[a-b for a,b in zip(p,h)]
+print("%-6d %20s %20s %26s" % (n, "%.3f (%.3f..%.3f)" % (s.median(p), min(p), max(p)),
+      "%.3f (%.3f..%.3f)" % (s.median(h), min(h), max(h)),
+      "%.3f (%.3f..%.3f)" % (s.median(d), min(d), max(d))))' "$n" "${pios[@]}" "${hands[@]}"
 done
 echo "load at end: $(uptime | sed 's/.*load average: //')"

@@ -23,9 +23,19 @@
 //     Per unit the three one-int MPI_Allreduce of TimingScope unit (B1, B2 timed from the end
 //     of B1, the agreement after) around nothing; prints the median over repetitions of µs per
 //     unit on rank 0 (the null module's reference).
+//
+//   hand_io pread PATH UNITS FILE_BYTES REPS
+//     The pread calls of pio's random_offsets (4 KiB blocks, Seed 1: rank r's block of unit u is
+//     output u of splitmix64 seeded 1 + r * 2^32, mod FILE_BYTES / 4096), on the rank's own file
+//     PATH.<rank>, the offsets drawn before the loop as IOR draws them; the blocks read are
+//     written first, as the pattern's read mode prepares them. Per repetition: MPI_Barrier,
+//     t0, the preads, t1; prints on rank 0 "µs per unit" of (max t1 - min t0) / UNITS.
+#include <fcntl.h>
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -116,10 +126,59 @@ PhaseResult ior_phase(bool write, const char *path, long long buffer, long long 
   return r;
 }
 
+/// Output `index` of splitmix64 seeded with `seed` (random_offsets' generator).
+std::uint64_t splitmix64_at(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// The pread mode: random 4 KiB reads of the rank's file, prints µs per unit per repetition.
+void pread_loop(const std::string &base, long long units, long long file_bytes, int reps) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  constexpr long long kBlock = 4096;
+  const std::string path = base + "." + std::to_string(rank);
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    std::perror(path.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  PageAligned buf(kBlock, static_cast<char>(rank + 1));
+  const auto blocks = static_cast<std::uint64_t>(file_bytes / kBlock);
+  const std::uint64_t seed = 1 + (static_cast<std::uint64_t>(rank) << 32);
+  std::vector<off_t> offsets(static_cast<size_t>(units));
+  for (long long u = 0; u < units; ++u)
+    offsets[static_cast<size_t>(u)] =
+        static_cast<off_t>(splitmix64_at(seed, static_cast<std::uint64_t>(u)) % blocks) * kBlock;
+  for (const off_t off : offsets)
+    if (::pwrite(fd, buf.data(), kBlock, off) != kBlock)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int rep = 0; rep < reps; ++rep) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    for (const off_t off : offsets)
+      if (::pread(fd, buf.data(), kBlock, off) != kBlock) {
+        std::perror("pread");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+    const double t1 = MPI_Wtime();
+    double first = 0, last = 0;
+    MPI_Reduce(&t0, &first, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&t1, &last, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      std::printf("%.4f\n", (last - first) / static_cast<double>(units) * 1e6);
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+}
+
 int usage(int rank) {
   if (rank == 0)
     std::fprintf(stderr, "usage: hand_io ior PATH BUFFER SEGMENTS REPS [phase|unit]\n"
-                         "       hand_io barriers UNITS REPS\n");
+                         "       hand_io barriers UNITS REPS\n"
+                         "       hand_io pread PATH UNITS FILE_BYTES REPS\n");
   return 2;
 }
 
@@ -166,6 +225,8 @@ int main(int argc, char **argv) {
     std::sort(per_unit_us.begin(), per_unit_us.end());
     if (rank == 0 && !per_unit_us.empty())
       std::printf("%.3f\n", per_unit_us[per_unit_us.size() / 2]);
+  } else if (mode == "pread" && argc == 6) {
+    pread_loop(argv[2], std::atoll(argv[3]), std::atoll(argv[4]), std::atoi(argv[5]));
   } else {
     rc = usage(rank);
   }
