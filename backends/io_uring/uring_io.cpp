@@ -21,6 +21,31 @@ namespace {
 
 } // namespace
 
+UringIo::Pending *UringIo::slot_of(const MPI_Request *request) {
+  const std::size_t n = pending_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (next_ + k) % n;
+    if (pending_[i]->request == request) {
+      next_ = i;
+      return pending_[i].get();
+    }
+  }
+  return nullptr;
+}
+
+UringIo::Pending &UringIo::claim(const MPI_Request *request) {
+  if (Pending *p = slot_of(request))
+    return *p;
+  for (auto &p : pending_)
+    if (!p->live) {
+      p->request = request;
+      return *p;
+    }
+  pending_.push_back(std::make_unique<Pending>());
+  pending_.back()->request = request;
+  return *pending_.back();
+}
+
 std::int64_t UringIo::elements(std::int64_t bytes, int count, bool count_moved,
                                std::int64_t moved) {
   if (!count_moved || count == 0)
@@ -77,10 +102,12 @@ std::int64_t UringIo::start(const Transfer &t) {
     if (t.request == nullptr)
       throw Error("a non-blocking transfer needs Transfer::request",
                   "point it at the MPI_Request the transfer's completion waits on");
-    Pending &pending = pending_[t.request];
-    if (pending.group.pending > 0) // the request's last transfer was never finished
+    Pending &pending = claim(t.request);
+    if (pending.live && pending.group.pending > 0) // the request's last transfer never finished
       ring_.wait(pending.group);
-    pending = Pending{};
+    pending.group = OpGroup{};
+    pending.bytes = 0;
+    pending.live = true;
     pending.count = t.count;
     pending.count_moved = t.count_moved;
     *t.request = MPI_REQUEST_NULL; // completed through finish / wait_all, not MPI_Wait
@@ -106,34 +133,27 @@ std::int64_t UringIo::finish(const Transfer &t) {
     return t.count;
   if (t.completion == Completion::Split)
     no_such_call(t, "a split collective needs MPI-IO's begin/end pairs");
-  const auto it = pending_.find(t.request);
-  if (it == pending_.end())
+  Pending *p = slot_of(t.request);
+  if (p == nullptr || !p->live)
     return t.count;
-  const Pending &p = it->second;
-  try {
-    ring_.wait(it->second.group);
-  } catch (...) {
-    pending_.erase(it);
-    throw;
-  }
-  const std::int64_t out = elements(p.bytes, p.count, p.count_moved, p.group.moved);
-  pending_.erase(it);
-  return out;
+  p->live = false;
+  ring_.wait(p->group);
+  return elements(p->bytes, p->count, p->count_moved, p->group.moved);
 }
 
 void UringIo::wait_all(MPI_Request *requests, int n) {
   std::string error, fix;
   for (int i = 0; i < n; ++i) {
-    const auto it = pending_.find(requests + i);
-    if (it == pending_.end())
+    Pending *p = slot_of(requests + i);
+    if (p == nullptr || !p->live)
       continue;
+    p->live = false;
     try {
-      ring_.wait(it->second.group);
+      ring_.wait(p->group);
     } catch (const Error &e) {
       if (error.empty())
         error = e.what(), fix = e.hint();
     }
-    pending_.erase(it);
   }
   if (!error.empty())
     throw Error(error, fix);

@@ -10,8 +10,9 @@
 // latency, submission to completion, to Interface::report_latencies' sink.
 
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "pio/io/interface.hpp"
 #include "posix_checks.hpp"
@@ -42,13 +43,19 @@ public:
   int queue_depth() const override { return static_cast<int>(ring_.depth()); }
 
 private:
-  /// A non-blocking transfer's operations and what finish() reports.
+  /// A non-blocking transfer's operations and what finish() reports, under its request.
   struct Pending {
+    const MPI_Request *request = nullptr; ///< kept when finished: the request's next transfer
+    bool live = false;                    ///< started, not finished
     OpGroup group;
     std::int64_t bytes = 0; ///< count x datatype
     int count = 0;
     bool count_moved = false;
   };
+  /// The slot of request (live or finished), nullptr if it has none.
+  Pending *slot_of(const MPI_Request *request);
+  /// The slot of request, else a finished slot (or a new one) taken for it.
+  Pending &claim(const MPI_Request *request);
   /// Queues every extent of t (explicit offsets, or the pointer's contiguous bytes) for group;
   /// returns the transfer's bytes.
   std::int64_t queue(const Transfer &t, OpGroup &group);
@@ -60,8 +67,12 @@ private:
   int file_index_;
   std::string path_;
   DirectAlignment direct_;
-  std::int64_t pointer_ = 0;                       // the individual file pointer, in bytes
-  std::map<const MPI_Request *, Pending> pending_; // NonBlocking transfers not yet finished
+  std::int64_t pointer_ = 0; // the individual file pointer, in bytes
+  // NonBlocking transfers by request: slots on the heap, since the ring's operations point at
+  // their groups, reused without an allocation per transfer (the pattern engine's units cycle
+  // through QueueDepth requests; a search starts at the last slot found).
+  std::vector<std::unique_ptr<Pending>> pending_;
+  std::size_t next_ = 0;
 };
 
 } // namespace pio::io

@@ -36,7 +36,7 @@
 # Env:   ROUNDS=3  NUMJOBS=2  SIZES="4K 64K"  PATTERNS="randread randwrite read write"
 #        PLACES="tmpfs ext4 direct"  PER_RANK=64M  LAYOUT=written|readahead  FIO=fio
 #        TIMEOUT=600  BIND=1 (pio's ranks and fio's jobs one per core; 0: unbound)
-#        RAW=file (JSON lines)
+#        RAW=file (JSON lines)  ENGINES="psync uring1 uring8 uring32" (a subset, in this order)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -62,7 +62,7 @@ done
 WORK=$(mktemp -d)
 RAW=${RAW:-$WORK/raw.jsonl}
 : > "$RAW"
-ENGINES=(psync uring1 uring8 uring32)
+read -r -a ENGINES <<< "${ENGINES:-psync uring1 uring8 uring32}"
 dir_of() { case $1 in tmpfs) echo /dev/shm/pio-bench-fio ;; *) echo /var/tmp/pio-bench-fio ;; esac; }
 cleanup() {
   rm -rf "$WORK" /dev/shm/pio-bench-fio /var/tmp/pio-bench-fio
