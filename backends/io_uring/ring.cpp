@@ -29,12 +29,27 @@ std::int64_t page_round(std::int64_t n) { return (n + 4095) / 4096 * 4096; }
 } // namespace
 
 Ring::Ring(const RingSetup &setup) : setup_(setup), depth_(std::max(1u, setup.depth)) {
-  io_uring_params p{};
-  if (setup_.sq_poll) {
-    p.flags |= IORING_SETUP_SQPOLL;
-    p.sq_thread_idle = 1000; // ms the poller spins without work before it sleeps
-  }
-  const int rc = io_uring_queue_init_params(depth_, &ring_, &p);
+  // As fio's io_uring engine sets its ring up (engines/io_uring.c, fio_ioring_queue_init): one
+  // thread submits, and the completions' task work waits for its wait instead of interrupting
+  // it; each dropped where the kernel refuses it (EINVAL: before Linux 6.1). Not under SqPoll,
+  // whose kernel thread submits.
+  unsigned flags = setup_.sq_poll ? IORING_SETUP_SQPOLL
+                                  : IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+                                        IORING_SETUP_DEFER_TASKRUN;
+  auto init = [&] {
+    io_uring_params p{};
+    p.flags = flags;
+    if (setup_.sq_poll)
+      p.sq_thread_idle = 1000; // ms the poller spins without work before it sleeps
+    return io_uring_queue_init_params(depth_, &ring_, &p);
+  };
+  int rc = init();
+  for (const unsigned optional : {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+                                  unsigned{IORING_SETUP_COOP_TASKRUN}})
+    if (rc == -EINVAL && (flags & optional)) {
+      flags &= ~optional;
+      rc = init();
+    }
   if (rc < 0) {
     const std::string why = "io_uring_setup(" + std::to_string(depth_) + " entries" +
                             (setup_.sq_poll ? ", IORING_SETUP_SQPOLL" : "") + "): " + text(-rc);
