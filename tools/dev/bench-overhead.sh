@@ -212,9 +212,26 @@ for c in cells:
         statistics.median(po) / statistics.median(ho), pb, hb))
 PYEOF
 
+# µs per unit of one harness run: the median over its repetitions of aggregate time / units.
+pio_us_per_unit() { # ranks conf json
+  run_mpi "$1" "$HARNESS" --quiet -c "$2" -M "$BUILD/modules" -r "$3" >/dev/null
+  $PY -c 'import json,sys,statistics; d=json.load(open(sys.argv[1])); print(statistics.median(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$3"
+  rm -f "$3"
+}
+# One line of a per-unit cell: each side's median (min..max) over rounds, and pio - hand per round.
+per_unit_line() { # ranks pio_1..pio_k hand_1..hand_k
+  $PY -c 'import sys,statistics as s; n=int(sys.argv[1]); k=(len(sys.argv)-2)//2
+p=[float(x) for x in sys.argv[2:2+k]]; h=[float(x) for x in sys.argv[2+k:]]
+d=[a-b for a,b in zip(p,h)]
+print("%-6d %20s %20s %26s" % (n, "%.3f (%.3f..%.3f)" % (s.median(p), min(p), max(p)),
+      "%.3f (%.3f..%.3f)" % (s.median(h), min(h), max(h)),
+      "%.3f (%.3f..%.3f)" % (s.median(d), min(d), max(d))))' "$@"
+}
+
 echo
-echo "Harness cost per unit beyond its synchronisation (null module, 2000 units; hand: the same three allreduces), median over rounds"
-printf "%-6s %16s %16s %16s\n" ranks "pio µs/unit" "hand µs/unit" "harness cost µs"
+echo "Harness cost per unit beyond its synchronisation (null module, 2000 units; hand: the same three"
+echo "allreduces)"
+printf "%-6s %20s %20s %26s\n" ranks "pio µs/unit" "hand µs/unit" "pio - hand per round µs"
 for n in $RANKS; do
   pios=()
   hands=()
@@ -227,16 +244,10 @@ TestFile $WORK/unused
   WorkUnits 2000
 </ap_module>
 CONF
-    rm -f "$WORK/n.json"
-    run_mpi "$n" "$HARNESS" --quiet -c "$WORK/n.conf" -M "$BUILD/modules" -r "$WORK/n.json" >/dev/null
-    pios+=("$($PY -c 'import json,sys,statistics; d=json.load(open(sys.argv[1])); print(statistics.median(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/n.json")")
+    pios+=("$(pio_us_per_unit "$n" "$WORK/n.conf" "$WORK/n.json")")
     hands+=("$(run_mpi "$n" "$HAND" barriers 2000 3)")
   done
-  $PY -c 'import sys,statistics as s; n=int(sys.argv[1]); k=(len(sys.argv)-2)//2
-p=[float(x) for x in sys.argv[2:2+k]]; h=[float(x) for x in sys.argv[2+k:]]
-print("%-6d %16s %16s %16.2f" % (n, "%.2f (%.2f..%.2f)" % (s.median(p), min(p), max(p)),
-      "%.2f (%.2f..%.2f)" % (s.median(h), min(h), max(h)), s.median(p) - s.median(h)))' \
-    "$n" "${pios[@]}" "${hands[@]}"
+  per_unit_line "$n" "${pios[@]}" "${hands[@]}"
 done
 
 echo
@@ -261,23 +272,13 @@ TestFile $WORK/unused
   Interface posix
 </ap_module>
 CONF
-    rm -f "$WORK/p.json"
-    pio_side() {
-      run_mpi "$n" "$HARNESS" --quiet -c "$WORK/p.conf" -M "$BUILD/modules" -r "$WORK/p.json" >/dev/null
-      pios+=("$($PY -c 'import json,sys,statistics; d=json.load(open(sys.argv[1])); print(statistics.median(r["aggregate_time_s"]/r["units"] for r in d["modules"][0]["tests"][0]["reps"])*1e6)' "$WORK/p.json")")
-      rm -f "$WORK/p.json" "${DIRS[0]}"/pio-bench-overhead-rnd.*
-    }
+    pio_side() { pios+=("$(pio_us_per_unit "$n" "$WORK/p.conf" "$WORK/p.json")"); }
     hand_side() {
       hands+=("$(run_mpi "$n" "$HAND" pread "${DIRS[0]}/pio-bench-overhead-hand" "$RND_UNITS" \
         $((256 << 20)) 5 | sort -n | sed -n 3p)")
     }
     if [ $((round % 2)) = 1 ]; then pio_side; hand_side; else hand_side; pio_side; fi
   done
-  $PY -c 'import sys,statistics as s; n=int(sys.argv[1]); k=(len(sys.argv)-2)//2
-p=[float(x) for x in sys.argv[2:2+k]]; h=[float(x) for x in sys.argv[2+k:]]
-d=[a-b for a,b in zip(p,h)]
-print("%-6d %20s %20s %26s" % (n, "%.3f (%.3f..%.3f)" % (s.median(p), min(p), max(p)),
-      "%.3f (%.3f..%.3f)" % (s.median(h), min(h), max(h)),
-      "%.3f (%.3f..%.3f)" % (s.median(d), min(d), max(d))))' "$n" "${pios[@]}" "${hands[@]}"
+  per_unit_line "$n" "${pios[@]}" "${hands[@]}"
 done
 echo "load at end: $(uptime | sed 's/.*load average: //')"
