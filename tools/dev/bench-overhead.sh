@@ -228,15 +228,35 @@ print("%-6d %20s %20s %26s" % (n, "%.3f (%.3f..%.3f)" % (s.median(p), min(p), ma
       "%.3f (%.3f..%.3f)" % (s.median(d), min(d), max(d))))' "$@"
 }
 
+# Rounds of pio on a config against a hand loop, alternating which goes first, per rank count.
+per_unit_cell() { # conf hand_command (called with the rank count)
+  local conf=$1 hand=$2 n round pios hands
+  for n in $RANKS; do
+    pios=()
+    hands=()
+    for round in $(seq "$ROUNDS"); do
+      if [ $((round % 2)) = 1 ]; then
+        pios+=("$(pio_us_per_unit "$n" "$conf" "$WORK/u.json")")
+        hands+=("$("$hand" "$n")")
+      else
+        hands+=("$("$hand" "$n")")
+        pios+=("$(pio_us_per_unit "$n" "$conf" "$WORK/u.json")")
+      fi
+    done
+    per_unit_line "$n" "${pios[@]}" "${hands[@]}"
+  done
+}
+null_hand() { run_mpi "$1" "$HAND" barriers 2000 3; }
+pread_hand() { # the median of its 5 repetitions
+  run_mpi "$1" "$HAND" pread "${DIRS[0]}/pio-bench-overhead-hand" "$RND_UNITS" $((256 << 20)) 5 |
+    sort -n | sed -n 3p
+}
+
 echo
 echo "Harness cost per unit beyond its synchronisation (null module, 2000 units; hand: the same three"
 echo "allreduces)"
 printf "%-6s %20s %20s %26s\n" ranks "pio µs/unit" "hand µs/unit" "pio - hand per round µs"
-for n in $RANKS; do
-  pios=()
-  hands=()
-  for round in $(seq "$ROUNDS"); do
-    cat > "$WORK/n.conf" <<CONF
+cat > "$WORK/n.conf" <<CONF
 TestFile $WORK/unused
 <ap_module>
   ModuleName null
@@ -244,21 +264,13 @@ TestFile $WORK/unused
   WorkUnits 2000
 </ap_module>
 CONF
-    pios+=("$(pio_us_per_unit "$n" "$WORK/n.conf" "$WORK/n.json")")
-    hands+=("$(run_mpi "$n" "$HAND" barriers 2000 3)")
-  done
-  per_unit_line "$n" "${pios[@]}" "${hands[@]}"
-done
+per_unit_cell "$WORK/n.conf" null_hand
 
 echo
 echo "Harness cost per unit of a phase-scope window (random_offsets, posix, 4 KiB reads, $RND_UNITS units"
 echo "of a 256 MiB file per rank in ${DIRS[0]}, 5 repetitions; hand: hand_io pread, the same preads)"
 printf "%-6s %20s %20s %26s\n" ranks "pio µs/unit" "hand µs/unit" "pio - hand per round µs"
-for n in $RANKS; do
-  pios=()
-  hands=()
-  for round in $(seq "$ROUNDS"); do
-    cat > "$WORK/p.conf" <<CONF
+cat > "$WORK/p.conf" <<CONF
 TestFile $WORK/unused
 <ap_module>
   ModuleName random_offsets
@@ -272,13 +284,5 @@ TestFile $WORK/unused
   Interface posix
 </ap_module>
 CONF
-    pio_side() { pios+=("$(pio_us_per_unit "$n" "$WORK/p.conf" "$WORK/p.json")"); }
-    hand_side() {
-      hands+=("$(run_mpi "$n" "$HAND" pread "${DIRS[0]}/pio-bench-overhead-hand" "$RND_UNITS" \
-        $((256 << 20)) 5 | sort -n | sed -n 3p)")
-    }
-    if [ $((round % 2)) = 1 ]; then pio_side; hand_side; else hand_side; pio_side; fi
-  done
-  per_unit_line "$n" "${pios[@]}" "${hands[@]}"
-done
+per_unit_cell "$WORK/p.conf" pread_hand
 echo "load at end: $(uptime | sed 's/.*load average: //')"
