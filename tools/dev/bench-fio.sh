@@ -30,6 +30,12 @@
 #   readahead  read once (cat): pages the kernel's readahead cached, in larger folios than a
 #              4 KiB write makes, which a 4 KiB read finds faster (docs/measurements/
 #              performance.md: 0.95-1.01 us per read against 1.65-2.17 on ext4).
+#   shared     (randread only) the same pages for both: pio writes each rank's file whole
+#              (sequential, Mode write, in writes of B; KeepFiles), reads it at random
+#              (random_offsets under FilesFrom), then fio's jobs read those files
+#              (filename_format=<engine>.$jobnum). On tmpfs a file's read speed depends on the
+#              memory it landed on (tools/dev/tmpfs-placement.sh), which only this compares
+#              like for like. pio always goes first.
 # Per cell: the median of the per-round pio/fio IOPS ratios with their spread (min..max), and
 # each side's median IOPS. Target (issue 43): at least 0.95 in every cell.
 #
@@ -48,7 +54,9 @@ PATTERNS=${PATTERNS:-"randread randwrite read write"}
 PLACES=${PLACES:-"tmpfs ext4 direct"}
 PER_RANK=${PER_RANK:-64M}
 LAYOUT=${LAYOUT:-written}
-case $LAYOUT in written | readahead) ;; *) echo "bench-fio: LAYOUT is written or readahead" >&2; exit 2 ;; esac
+case $LAYOUT in written | readahead) ;; shared)
+  [ "$PATTERNS" = randread ] || { echo "bench-fio: LAYOUT=shared is for PATTERNS=randread" >&2; exit 2; } ;;
+*) echo "bench-fio: LAYOUT is written, readahead or shared" >&2; exit 2 ;; esac
 FIO=${FIO:-$(command -v fio || echo fio)}
 TIMEOUT=${TIMEOUT:-600}
 HARNESS=$BUILD/harness/pio-harness
@@ -79,7 +87,7 @@ fio_run() { # place size pattern round
   local place=$1 size=$2 pattern=$3 round=$4 dir direct=0 e
   dir=$(dir_of "$place")
   [ "$place" = direct ] && direct=1
-  rm -rf "$dir" && mkdir -p "$dir"
+  [ "$LAYOUT" = shared ] || { rm -rf "$dir" && mkdir -p "$dir"; }
   {
     echo "[global]"
     echo "directory=$dir"
@@ -108,6 +116,7 @@ fio_run() { # place size pattern round
       echo "[$e]"
       # rw=read: the jobs read one file whole, as pio's ranks read their shared file
       [ "$pattern" = read ] && echo "filename=$e.shared"
+      [ "$LAYOUT" = shared ] && echo "filename_format=$e.\$jobnum" # pio's files of this engine
       case $e in
       psync) echo "ioengine=psync" ;;
       uring*) echo "ioengine=io_uring"; echo "iodepth=${e#uring}" ;;
@@ -117,7 +126,7 @@ fio_run() { # place size pattern round
   settle "$(dirname "$dir")"
   # A read's files: laid out first (fio drops a file it just laid out from the page cache), then
   # put back in the cache as LAYOUT says (not for O_DIRECT).
-  if [ "${pattern#rand}" = read ] && [ "$direct" = 0 ]; then
+  if [ "${pattern#rand}" = read ] && [ "$direct" = 0 ] && [ "$LAYOUT" != shared ]; then
     timeout -k 10 "$TIMEOUT" "$FIO" --create_only=1 "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err" ||
       { echo "$BENCH: fio's layout failed:" >&2; cat "$WORK/fio.err" >&2; exit 1; }
     local f
@@ -160,12 +169,28 @@ pio_block() { # engine size pattern dir direct
   uring*) iface="  Interface io_uring
   QueueDepth ${e#uring}" ;;
   esac
+  if [ "$LAYOUT" = shared ]; then # each rank's file written whole first, then read at random
+    cat <<CONF
+<ap_module>
+  ModuleName sequential
+  Label w_$e
+  Mode write
+  TestFile $dir/$e
+  BufferSizes $size
+  FileSize $PER_RANK
+  WorkUnits $units
+  TimingScope phase
+  ODirect $direct
+  Interface posix
+</ap_module>
+CONF
+  fi
   cat <<CONF
 <ap_module>
   ModuleName $module
   Label $e
   Mode $mode
-  TestFile $dir/$e
+$([ "$LAYOUT" = shared ] && echo "  FilesFrom w_$e" || echo "  TestFile $dir/$e")
   BufferSizes $size
   FileSize $PER_RANK
   WorkUnits $units
@@ -183,6 +208,7 @@ pio_run() { # place size pattern round
   rm -rf "$dir" && mkdir -p "$dir"
   {
     echo "TestFile $dir/unused"
+    [ "$LAYOUT" = shared ] && echo "KeepFiles" # fio reads them next
     for e in $(order "$round"); do pio_block "$e" "$size" "$pattern" "$dir" "$direct"; done
   } > "$WORK/c.conf"
   rm -f "$WORK/r.json"
@@ -198,12 +224,14 @@ for m in d["modules"]:
     t = m["tests"][0]
     if t.get("error"):
         sys.exit("bench-fio: pio-harness: %s" % t["error"])
+    if m["label"].startswith("w_"):  # LAYOUT=shared: the write that lays the file out
+        continue
     p = t["reps"][0]["phases"][0]
     print(json.dumps({"place": place, "size": size, "pattern": pattern, "round": int(rnd),
                       "engine": m["label"], "side": "pio",
                       "iops": p["bytes"] / bs / p["aggregate_time_s"]}))
 PYEOF
-  rm -rf "$dir"
+  [ "$LAYOUT" = shared ] || rm -rf "$dir"
 }
 
 echo "$BENCH: ROUNDS=$ROUNDS NUMJOBS=$NUMJOBS SIZES=\"$SIZES\" PATTERNS=\"$PATTERNS\"" \
@@ -214,7 +242,10 @@ for round in $(seq "$ROUNDS"); do
   for place in $PLACES; do
     for size in $SIZES; do
       for pattern in $PATTERNS; do
-        if [ $((round % 2)) -eq 1 ]; then
+        if [ "$LAYOUT" = shared ]; then # fio reads the files pio leaves
+          pio_run "$place" "$size" "$pattern" "$round"
+          fio_run "$place" "$size" "$pattern" "$round"
+        elif [ $((round % 2)) -eq 1 ]; then
           pio_run "$place" "$size" "$pattern" "$round"
           fio_run "$place" "$size" "$pattern" "$round"
         else
