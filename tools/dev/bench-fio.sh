@@ -30,12 +30,13 @@
 #   readahead  read once (cat): pages the kernel's readahead cached, in larger folios than a
 #              4 KiB write makes, which a 4 KiB read finds faster (docs/measurements/
 #              performance.md: 0.95-1.01 us per read against 1.65-2.17 on ext4).
-#   shared     (randread only) the same pages for both: pio writes each rank's file whole
-#              (sequential, Mode write, in writes of B; KeepFiles), reads it at random
-#              (random_offsets under FilesFrom), then fio's jobs read those files
-#              (filename_format=<engine>.$jobnum). On tmpfs a file's read speed depends on the
-#              memory it landed on (tools/dev/tmpfs-placement.sh), which only this compares
-#              like for like. pio always goes first.
+#   shared     (reads only) the same pages for both, pio first (KeepFiles), then fio's jobs
+#              read pio's files: randread: pio writes each rank's file whole (sequential, Mode
+#              write, in writes of B), reads it at random (random_offsets under FilesFrom), fio's
+#              jobs read those files (filename_format=<engine>.$jobnum); read: fio's jobs read
+#              the one file pio's ranks prepared and read (filename=<engine>). On tmpfs a file's
+#              read speed depends on the memory it landed on (tools/dev/tmpfs-placement.sh),
+#              which only this compares like for like.
 # Per cell: the median of the per-round pio/fio IOPS ratios with their spread (min..max), and
 # each side's median IOPS. Target (issue 43): at least 0.95 in every cell.
 #
@@ -55,7 +56,9 @@ PLACES=${PLACES:-"tmpfs ext4 direct"}
 PER_RANK=${PER_RANK:-64M}
 LAYOUT=${LAYOUT:-written}
 case $LAYOUT in written | readahead) ;; shared)
-  [ "$PATTERNS" = randread ] || { echo "bench-fio: LAYOUT=shared is for PATTERNS=randread" >&2; exit 2; } ;;
+  for p in $PATTERNS; do
+    case $p in randread | read) ;; *) echo "bench-fio: LAYOUT=shared is for the reads (PATTERNS randread read)" >&2; exit 2 ;; esac
+  done ;;
 *) echo "bench-fio: LAYOUT is written, readahead or shared" >&2; exit 2 ;; esac
 FIO=${FIO:-$(command -v fio || echo fio)}
 TIMEOUT=${TIMEOUT:-600}
@@ -115,8 +118,11 @@ fio_run() { # place size pattern round
     for e in $(order "$round"); do
       echo "[$e]"
       # rw=read: the jobs read one file whole, as pio's ranks read their shared file
-      [ "$pattern" = read ] && echo "filename=$e.shared"
-      [ "$LAYOUT" = shared ] && echo "filename_format=$e.\$jobnum" # pio's files of this engine
+      if [ "$LAYOUT" = shared ]; then # pio's files of this engine
+        [ "$pattern" = read ] && echo "filename=$e" || echo "filename_format=$e.\$jobnum"
+      elif [ "$pattern" = read ]; then
+        echo "filename=$e.shared"
+      fi
       case $e in
       psync) echo "ioengine=psync" ;;
       uring*) echo "ioengine=io_uring"; echo "iodepth=${e#uring}" ;;
@@ -124,6 +130,14 @@ fio_run() { # place size pattern round
     done
   } > "$WORK/job.fio"
   settle "$(dirname "$dir")"
+  if [ "$LAYOUT" = shared ]; then # fio must read pio's files, not lay out files of its own
+    local f
+    for e in $(order "$round"); do
+      for f in $([ "$pattern" = read ] && echo "$e" || seq -f "$e.%g" 0 $((NUMJOBS - 1))); do
+        [ -f "$dir/$f" ] || { echo "$BENCH: LAYOUT=shared: pio left no $dir/$f for fio to read" >&2; exit 1; }
+      done
+    done
+  fi
   # A read's files: laid out first (fio drops a file it just laid out from the page cache), then
   # put back in the cache as LAYOUT says (not for O_DIRECT).
   if [ "${pattern#rand}" = read ] && [ "$direct" = 0 ] && [ "$LAYOUT" != shared ]; then
@@ -169,7 +183,7 @@ pio_block() { # engine size pattern dir direct
   uring*) iface="  Interface io_uring
   QueueDepth ${e#uring}" ;;
   esac
-  if [ "$LAYOUT" = shared ]; then # each rank's file written whole first, then read at random
+  if [ "$LAYOUT" = shared ] && [ "$pattern" = randread ]; then # each rank's file written whole first
     cat <<CONF
 <ap_module>
   ModuleName sequential
@@ -190,7 +204,7 @@ CONF
   ModuleName $module
   Label $e
   Mode $mode
-$([ "$LAYOUT" = shared ] && echo "  FilesFrom w_$e" || echo "  TestFile $dir/$e")
+$([ "$LAYOUT" = shared ] && [ "$pattern" = randread ] && echo "  FilesFrom w_$e" || echo "  TestFile $dir/$e")
   BufferSizes $size
   FileSize $PER_RANK
   WorkUnits $units
