@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """README, the docs and the code state one module API number (issue 39: they gave three): the
 code's kApiVersion (include/pio/version.hpp), the tool version 0.<API>.<patch> the CMake package
-has, README's "module API N", docs/guides/writing-a-module.md's "now N", its manifest example, its
+has, README's "module API N" and its release line "pio-bench 0.N.x", docs/guides/writing-a-module.md's "now N", its manifest example, its
 versions table and migration table, docs/guides/writing-a-backend.md, and the results example of
 docs/reference/results.md. Usage: api_numbers_test.py SOURCE_DIR"""
 import pathlib
@@ -30,6 +30,8 @@ def main(src):
         bad.append(f"FAIL: kToolVersion {tool} is not 0.{api}.<patch> (the module API is the "
                    "release line)")
     expect("README.md 'module API N'", re.findall(r"module API\s+(\d+)", text["README.md"]))
+    expect("README.md's release line 'pio-bench 0.N.x'",
+           re.findall(r"pio-bench 0\.(\d+)\.x", text["README.md"]))
     guide = text["docs/guides/writing-a-module.md"]
     expect("docs/guides/writing-a-module.md 'kApiVersion`, now N'",
            re.findall(r"kApiVersion`, now (\d+)", guide))
