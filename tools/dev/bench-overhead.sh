@@ -2,7 +2,8 @@
 # Parity benchmark of pio-harness against IOR's MPI-IO calls (docs/measurements/performance.md; not
 # a test).
 #
-# The same bytes and offsets three ways, interleaved A B C A B C over ROUNDS rounds:
+# The same bytes and offsets three ways, interleaved over ROUNDS rounds in an order that
+# rotates from round to round:
 #   pio-phase  pio-harness, simple_strided, strip = buffer (offset (unit * ranks + rank) * B),
 #              FileView off, TimingScope phase (one B1 before the units, one B2 after)
 #   pio-unit   the same with TimingScope unit (B1 and B2 around every unit, the default)
@@ -137,11 +138,20 @@ for round in $(seq "$ROUNDS"); do
       for size in $SIZES; do
         file=$where/pio-bench-overhead.$n
         units=$((per_rank / $(bytes_of "$size")))
-        pio_run "$where" "$n" "$size" phase "$round" "$file" "$units"
-        pio_run "$where" "$n" "$size" unit "$round" "$file" "$units"
-        hand_run "$where" "$n" "$size" phase "$round" "$file" "$units"
-        hand_run "$where" "$n" "$size" unit "$round" "$file" "$units"
-        [ -n "$IOR" ] && ior_run "$where" "$n" "$size" "$round" "$file" "$units"
+        # The sides in an order that rotates from round to round: on tmpfs a file's speed
+        # follows the order files were created in (tools/dev/tmpfs-placement.sh), so a fixed
+        # order would favour one side in every round.
+        sides=(pio-phase pio-unit hand-phase hand-unit)
+        [ -n "$IOR" ] && sides+=(ior)
+        for k in "${!sides[@]}"; do
+          case ${sides[$(((k + round) % ${#sides[@]}))]} in
+          pio-phase) pio_run "$where" "$n" "$size" phase "$round" "$file" "$units" ;;
+          pio-unit) pio_run "$where" "$n" "$size" unit "$round" "$file" "$units" ;;
+          hand-phase) hand_run "$where" "$n" "$size" phase "$round" "$file" "$units" ;;
+          hand-unit) hand_run "$where" "$n" "$size" unit "$round" "$file" "$units" ;;
+          ior) ior_run "$where" "$n" "$size" "$round" "$file" "$units" ;;
+          esac
+        done
         rm -f "$file"
       done
     done
