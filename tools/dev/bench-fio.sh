@@ -12,9 +12,10 @@
 #        iodepth 1, 8 and 32 (fio's defaults otherwise: no fixedbufs, registerfiles or
 #        sqthread_poll); mem_align=4096 (buffers page-aligned, as pio's: fio aligns them only
 #        for O_DIRECT otherwise); norandommap=1 for random patterns (offsets with repeats, as
-#        pio's); unlink=1 (a job's files go when it ends, as a pio block's do); direct=1 for O_DIRECT; invalidate=0 (fio drops the page cache of its
-#        files before a job by default, pio reads the file it just prepared from the cache). One job group per engine (stonewall), JSON output;
-#        IOPS as fio reports it for the group (both jobs).
+#        pio's); unlink=1 for writes (a job's files go when it ends, as a pio block's do);
+#        direct=1 for O_DIRECT; invalidate=0 (fio drops the page cache of its files before a
+#        job by default, pio reads the file it just prepared from the cache). One job group
+#        per engine (stonewall), JSON output; IOPS as fio reports it for the group (both jobs).
 #   pio  pio-harness at NUMJOBS ranks: randread / randwrite as random_offsets (a file per rank,
 #        FileSize PER_RANK, WorkUnits PER_RANK / B: IO500's ior-rnd4K; offsets drawn with
 #        repeats, fio's without), read / write as sequential (write: a file per rank; read: the
@@ -111,9 +112,11 @@ fio_run() { # place size pattern round
     # Random offsets drawn with repeats, as pio's (and IOR -z's) are: fio's random map otherwise
     # touches every block once (for writes 37 % more distinct pages than pio dirties).
     case $pattern in rand*) echo "norandommap=1" ;; esac
-    # Each job's files deleted when it ends, as pio deletes a block's files after the block:
-    # otherwise the four engines' dirty pages add up and the kernel throttles the later writers.
-    [ "$LAYOUT" = shared ] || echo "unlink=1"
+    # A writer's files deleted when its job ends, as pio deletes a block's files after the
+    # block: otherwise the four engines' dirty pages add up and the kernel throttles the later
+    # writers. Not for the reads, whose files are laid out before the run (--create_only would
+    # delete them at once).
+    case $pattern in *write) echo "unlink=1" ;; esac
     # bound as run_mpi binds pio's ranks: one job per core
     if [ "$NUMJOBS" -le "$CORES" ] && [ "${BIND:-1}" != 0 ]; then
       echo "cpus_allowed=0-$((CORES - 1))"
@@ -151,6 +154,7 @@ fio_run() { # place size pattern round
     timeout -k 10 "$TIMEOUT" "$FIO" --create_only=1 "$WORK/job.fio" >/dev/null 2>"$WORK/fio.err" ||
       { echo "$BENCH: fio's layout failed:" >&2; cat "$WORK/fio.err" >&2; exit 1; }
     local f
+    [ -n "$(ls -A "$dir")" ] || { echo "$BENCH: fio's layout left no files in $dir" >&2; exit 1; }
     for f in "$dir"/*; do
       if [ "$LAYOUT" = written ]; then
         dd if=/dev/zero of="$f" bs="$(bytes_of "$size")" count=$(($(stat -c %s "$f") / $(bytes_of "$size"))) \
@@ -176,9 +180,26 @@ PYEOF
   rm -rf "$dir"
 }
 
+# One <ap_module> block of B-byte units over PER_RANK bytes per rank, phase-timed.
+conf_block() { # module label mode where_line size direct interface_lines
+  cat <<CONF
+<ap_module>
+  ModuleName $1
+  Label $2
+  Mode $3
+$4
+  BufferSizes $5
+  FileSize $PER_RANK
+  WorkUnits $(($(bytes_of "$PER_RANK") / $(bytes_of "$5")))
+  TimingScope phase
+  ODirect $6
+$7
+</ap_module>
+CONF
+}
+
 pio_block() { # engine size pattern dir direct
-  local e=$1 size=$2 pattern=$3 dir=$4 direct=$5 module mode units iface
-  units=$(($(bytes_of "$PER_RANK") / $(bytes_of "$size")))
+  local e=$1 size=$2 pattern=$3 dir=$4 direct=$5 module mode iface where="  TestFile $dir/$1"
   case $pattern in
   randread) module=random_offsets mode=read ;;
   randwrite) module=random_offsets mode=write ;;
@@ -191,35 +212,10 @@ pio_block() { # engine size pattern dir direct
   QueueDepth ${e#uring}" ;;
   esac
   if [ "$LAYOUT" = shared ] && [ "$pattern" = randread ]; then # each rank's file written whole first
-    cat <<CONF
-<ap_module>
-  ModuleName sequential
-  Label w_$e
-  Mode write
-  TestFile $dir/$e
-  BufferSizes $size
-  FileSize $PER_RANK
-  WorkUnits $units
-  TimingScope phase
-  ODirect $direct
-  Interface posix
-</ap_module>
-CONF
+    conf_block sequential "w_$e" write "$where" "$size" "$direct" "  Interface posix"
+    where="  FilesFrom w_$e"
   fi
-  cat <<CONF
-<ap_module>
-  ModuleName $module
-  Label $e
-  Mode $mode
-$([ "$LAYOUT" = shared ] && [ "$pattern" = randread ] && echo "  FilesFrom w_$e" || echo "  TestFile $dir/$e")
-  BufferSizes $size
-  FileSize $PER_RANK
-  WorkUnits $units
-  TimingScope phase
-  ODirect $direct
-$iface
-</ap_module>
-CONF
+  conf_block "$module" "$e" "$mode" "$where" "$size" "$direct" "$iface"
 }
 
 pio_run() { # place size pattern round
