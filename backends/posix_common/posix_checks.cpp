@@ -106,8 +106,6 @@ int open_test_file(const std::string &path, int amode, bool direct,
 
 void check_direct_alignment(const DirectAlignment &a, const std::string &path, const char *call,
                             const Extent &e, const void *buffer) {
-  if (a.file <= 0)
-    return;
   const std::string what = std::string("O_DIRECT ") + call + " of " + path + " at offset " +
                            std::to_string(e.offset) + ", " + std::to_string(e.length) + " bytes: ";
   const std::string n = std::to_string(a.file);

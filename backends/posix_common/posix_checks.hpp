@@ -48,8 +48,8 @@ int open_flags(int amode, const std::string &path, const char *word);
 int open_test_file(const std::string &path, int amode, bool direct,
                    const std::map<std::string, std::string> &hints, const char *word);
 
-/// Throws when O_DIRECT (a.file > 0) cannot take extent e of `call` (pwrite, pread, ...) on
-/// path from buffer.
+/// Throws when O_DIRECT cannot take extent e of `call` (pwrite, pread, ...) on path from buffer;
+/// for a file open with O_DIRECT (a.file > 0): call check_direct.
 void check_direct_alignment(const DirectAlignment &a, const std::string &path, const char *call,
                             const Extent &e, const void *buffer);
 

@@ -1,4 +1,4 @@
-// The clock of a phase-scope window (window_clock.hpp).
+// The clock of a phase's unit boundaries (window_clock.hpp).
 #include "run/window_clock.hpp"
 
 #include <mpi.h>
@@ -66,9 +66,6 @@ double WindowClock::seconds_per_tick_so_far() const {
   return rate(a.wtime - start_wtime_, static_cast<double>(a.ticks - start_ticks_));
 }
 
-void WindowClock::close() {
-  const Anchor a = anchor();
-  seconds_per_tick_ = rate(a.wtime - start_wtime_, static_cast<double>(a.ticks - start_ticks_));
-}
+void WindowClock::close() { seconds_per_tick_ = seconds_per_tick_so_far(); }
 
 } // namespace pio::harness

@@ -1,9 +1,9 @@
 #pragma once
-/// The clock of a phase-scope window's unit boundaries (docs/reference/timing.md, "The window's
+/// The clock of a phase's unit boundaries, in every timing scope (docs/reference/timing.md, "The
 /// clock"): the CPU's time-stamp counter where the kernel keeps it as its clock source, as fio's
 /// CPU clock, else CLOCK_MONOTONIC. Two readings per unit cost 2 x 8 ns this way against
 /// 2 x 22 ns of MPI_Wtime (x86-64 VM, kernel 6.18). The readings are placed on MPI_Wtime's scale
-/// by two MPI_Wtime readings, one at the window's start and one at its end.
+/// by two MPI_Wtime readings, one at the phase's (or window's) start and one at its end.
 
 #include <cstdint>
 
